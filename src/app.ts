@@ -1,0 +1,88 @@
+// The running service's shared state and the workspace operations that cross API surfaces:
+// loading a fixture, reset, revoking a connection, deleting a user. Surfaces that keep state in
+// memory (pending consents, authorization codes, delivery queues) subscribe to the lifecycle
+// events here instead of being called by name, so management code needs no knowledge of them.
+
+import type { Clock } from './domain/clock.ts';
+import type { Logger } from './http/log.ts';
+import type { Store } from './store/store.ts';
+import { bumpGeneration } from './calendar/paging.ts';
+import { loadFixture } from './fixtures.ts';
+import type { Fixture, LoadedCounts } from './fixtures.ts';
+
+export class App {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly log: Logger;
+  readonly startupFixture: Fixture;
+  /** Public base URL without trailing slash; set once the server is listening. */
+  baseUrl = '';
+  /** The configured --host, for the management Host check. */
+  readonly host: string;
+  readonly #resetListeners: Array<() => void> = [];
+  readonly #revokeListeners: Array<(connectionId: string) => void> = [];
+  readonly #shutdownListeners: Array<() => void> = [];
+
+  constructor(deps: { store: Store; clock: Clock; log: Logger; startupFixture: Fixture; host: string }) {
+    this.store = deps.store;
+    this.clock = deps.clock;
+    this.log = deps.log;
+    this.startupFixture = deps.startupFixture;
+    this.host = deps.host;
+  }
+
+  /** Called after the workspace is replaced (reset or fixture load): drop all in-memory OAuth and channel state. */
+  onWorkspaceReplaced(listener: () => void): void {
+    this.#resetListeners.push(listener);
+  }
+
+  /** Called after a connection is revoked: drop its codes, stop its deliveries. */
+  onConnectionRevoked(listener: (connectionId: string) => void): void {
+    this.#revokeListeners.push(listener);
+  }
+
+  /** Called when the service stops: cancel timers and pending deliveries. */
+  onShutdown(listener: () => void): void {
+    this.#shutdownListeners.push(listener);
+  }
+
+  shutdown(): void {
+    for (const listener of this.#shutdownListeners) listener();
+  }
+
+  /** Replaces the whole workspace with a validated fixture (all connections, tokens and channels go). */
+  loadFixture(fixture: Fixture): LoadedCounts {
+    const counts = this.store.transaction(() => {
+      this.store.clearWorkspace();
+      bumpGeneration(this);
+      return loadFixture(this.store, fixture, this.clock.now());
+    });
+    for (const listener of this.#resetListeners) listener();
+    return counts;
+  }
+
+  /** POST /__svc/reset: back to the startup fixture and to real time. */
+  reset(): void {
+    this.clock.reset();
+    this.loadFixture(this.startupFixture);
+  }
+
+  /** Revokes a connection: its tokens, codes and channels go. False when it does not exist. */
+  revokeConnection(connectionId: string): boolean {
+    if (!this.store.getConnection(connectionId)) return false;
+    this.store.deleteConnection(connectionId);
+    for (const listener of this.#revokeListeners) listener(connectionId);
+    return true;
+  }
+
+  /** DELETE /__svc/users/{id}: the user, their calendars, events, connections and channels go. */
+  deleteUser(userId: string): boolean {
+    if (!this.store.getUser(userId)) return false;
+    const connections = this.store.listConnections().filter((c) => c.userId === userId);
+    this.store.deleteUser(userId);
+    for (const connection of connections) {
+      for (const listener of this.#revokeListeners) listener(connection.id);
+    }
+    return true;
+  }
+}

@@ -1,0 +1,62 @@
+// Opaque page and sync tokens. A token is base64url JSON carrying the workspace generation, so a
+// token from before a reset or fixture load is recognised as stale (410 fullSyncRequired for sync
+// tokens, 400 for page tokens) instead of silently pointing into new data.
+
+import type { App } from '../app.ts';
+import { googleErrors } from '../api/google-error.ts';
+import type { Json, JsonObject } from '../store/store.ts';
+
+const GENERATION = 'generation';
+
+export function workspaceGeneration(app: App): string {
+  return app.store.getMeta(GENERATION) ?? '0';
+}
+
+/** Called when the workspace is replaced: every earlier sync and page token becomes stale. */
+export function bumpGeneration(app: App): void {
+  app.store.setMeta(GENERATION, String(Number(workspaceGeneration(app)) + 1));
+}
+
+function encode(app: App, kind: string, state: JsonObject): string {
+  return Buffer.from(JSON.stringify({ k: kind, g: workspaceGeneration(app), ...state }), 'utf8').toString('base64url');
+}
+
+function decode(app: App, kind: string, token: string): JsonObject | undefined {
+  try {
+    const value = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as Json;
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+    if (value.k !== kind || value.g !== workspaceGeneration(app)) return undefined;
+    return value;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A sync token naming the change sequence a client has seen, for one collection. */
+export function makeSyncToken(app: App, collection: string, seq: number): string {
+  return encode(app, 'sync', { c: collection, s: seq });
+}
+
+/** The sequence in a sync token; unknown, tampered or stale tokens are 410 fullSyncRequired. */
+export function readSyncToken(app: App, collection: string, token: string): number {
+  const state = decode(app, 'sync', token);
+  if (!state || state.c !== collection || typeof state.s !== 'number') throw googleErrors.fullSyncRequired();
+  return state.s;
+}
+
+/**
+ * A page token: the cursor plus a fingerprint of the query it belongs to, so a token replayed
+ * with different parameters is refused rather than giving an inconsistent page.
+ */
+export function makePageToken(app: App, query: string, cursor: JsonObject): string {
+  return encode(app, 'page', { q: query, c: cursor });
+}
+
+export function readPageToken(app: App, query: string, token: string): JsonObject {
+  const state = decode(app, 'page', token);
+  const cursor = state?.c;
+  if (!state || state.q !== query || typeof cursor !== 'object' || cursor === null || Array.isArray(cursor)) {
+    throw googleErrors.invalid('Invalid page token value.', 'pageToken');
+  }
+  return cursor;
+}

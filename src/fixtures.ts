@@ -1,0 +1,302 @@
+// Fixture validation and loading (CONTRACT §2). Validation is strict and names the JSON path of
+// the first problem; loading happens only after the whole fixture validated, inside one store
+// transaction, so an invalid fixture changes nothing.
+
+import { readFileSync } from 'node:fs';
+import { isValidTimeZone } from './domain/time/zones.ts';
+import { createEventRecord, EventInputError } from './calendar/event-write.ts';
+import { sha256 } from './oauth/hash.ts';
+import type { CalendarRecord, JsonObject, Store, UserRecord } from './store/store.ts';
+
+export class FixtureError extends Error {
+  readonly path: string;
+  constructor(path: string, message: string) {
+    super(path ? `${path}: ${message}` : message);
+    this.path = path;
+  }
+}
+
+export interface FixtureClient {
+  id: string;
+  secret: string;
+  redirectUris: string[];
+}
+
+export interface FixtureCalendar {
+  primary: boolean;
+  id: string | undefined;
+  timeZone: string | undefined;
+  calendarFields: JsonObject;
+  entryFields: JsonObject;
+  hidden: boolean;
+  events: unknown[];
+}
+
+export interface FixtureUser {
+  id: string;
+  name: string;
+  email: string;
+  timeZone: string;
+  calendars: FixtureCalendar[];
+}
+
+/** A fixture that passed structural validation (events are validated when loaded, as events.insert would). */
+export interface Fixture {
+  clients: FixtureClient[];
+  users: FixtureUser[];
+}
+
+export interface LoadedCounts {
+  clients: number;
+  users: number;
+  calendars: number;
+  events: number;
+}
+
+export function readFixtureFile(path: string): Fixture {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new FixtureError('', `cannot read fixture file ${path}: ${(error as Error).message}`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new FixtureError('', `fixture file ${path} is not valid JSON: ${(error as Error).message}`);
+  }
+  return parseFixture(value);
+}
+
+const CALENDAR_FIELDS = ['summary', 'description', 'location'] as const;
+const ENTRY_FIELDS = ['colorId', 'backgroundColor', 'foregroundColor', 'selected', 'defaultReminders'] as const;
+const CALENDAR_KEYS = new Set(['id', 'primary', 'timeZone', 'hidden', 'events', ...CALENDAR_FIELDS, ...ENTRY_FIELDS]);
+
+export function parseFixture(value: unknown): Fixture {
+  const root = object(value, '');
+  onlyKeys(root, '', ['clients', 'users']);
+  const clients = array(root.clients ?? [], 'clients').map((c, i) => parseClient(c, `clients[${i}]`));
+  unique(clients.map((c) => c.id), (i) => `clients[${i}].id`, 'client id');
+  const users = array(root.users ?? [], 'users').map((u, i) => parseUser(u, `users[${i}]`));
+  unique(users.map((u) => u.id), (i) => `users[${i}].id`, 'user id');
+  unique(users.map((u) => u.email.toLowerCase()), (i) => `users[${i}].email`, 'user email');
+  const calendarIds = new Map<string, string>();
+  users.forEach((user, u) => {
+    user.calendars.forEach((calendar, c) => {
+      const id = calendar.primary ? user.email : (calendar.id as string);
+      const path = `users[${u}].calendars[${c}]${calendar.primary ? '' : '.id'}`;
+      if (calendarIds.has(id)) throw new FixtureError(path, `calendar id ${JSON.stringify(id)} is already used at ${calendarIds.get(id)}`);
+      calendarIds.set(id, path);
+    });
+  });
+  return { clients, users };
+}
+
+function parseClient(value: unknown, path: string): FixtureClient {
+  const client = object(value, path);
+  onlyKeys(client, path, ['id', 'secret', 'redirectUris']);
+  const id = nonEmptyString(client.id, `${path}.id`);
+  const secret = nonEmptyString(client.secret, `${path}.secret`);
+  const redirectUris = array(client.redirectUris ?? [], `${path}.redirectUris`).map((uri, i) =>
+    redirectUri(uri, `${path}.redirectUris[${i}]`),
+  );
+  return { id, secret, redirectUris };
+}
+
+// The spec's rule for registered redirect URIs: absolute http(s), no fragment, no userinfo.
+function redirectUri(value: unknown, path: string): string {
+  const text = nonEmptyString(value, path);
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new FixtureError(path, 'must be an absolute http: or https: URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new FixtureError(path, 'must be an absolute http: or https: URL');
+  if (text.includes('#')) throw new FixtureError(path, 'must not have a fragment');
+  if (url.username || url.password) throw new FixtureError(path, 'must not have userinfo');
+  return text;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+
+function parseUser(value: unknown, path: string): FixtureUser {
+  const user = object(value, path);
+  onlyKeys(user, path, ['id', 'name', 'email', 'timeZone', 'calendars']);
+  const id = nonEmptyString(user.id, `${path}.id`);
+  const name = nonEmptyString(user.name, `${path}.name`);
+  const email = nonEmptyString(user.email, `${path}.email`);
+  if (!EMAIL.test(email)) throw new FixtureError(`${path}.email`, 'must be an e-mail address');
+  const timeZone = user.timeZone === undefined ? 'UTC' : zone(user.timeZone, `${path}.timeZone`);
+  const calendars = array(user.calendars ?? [], `${path}.calendars`).map((c, i) =>
+    parseCalendar(c, `${path}.calendars[${i}]`, email),
+  );
+  const primaries = calendars.filter((c) => c.primary).length;
+  if (primaries > 1) throw new FixtureError(`${path}.calendars`, 'at most one calendar may be primary');
+  return { id, name, email, timeZone, calendars };
+}
+
+function parseCalendar(value: unknown, path: string, email: string): FixtureCalendar {
+  const calendar = object(value, path);
+  for (const key of Object.keys(calendar)) {
+    if (!CALENDAR_KEYS.has(key)) throw new FixtureError(`${path}.${key}`, 'unknown key');
+  }
+  const primary = calendar.primary === undefined ? false : boolean(calendar.primary, `${path}.primary`);
+  let id: string | undefined;
+  if (calendar.id !== undefined) id = nonEmptyString(calendar.id, `${path}.id`);
+  if (primary && id !== undefined && id !== email) {
+    throw new FixtureError(`${path}.id`, `the primary calendar's id must be the user's e-mail ${JSON.stringify(email)}`);
+  }
+  if (!primary && id === undefined) throw new FixtureError(`${path}.id`, 'is required for a calendar that is not primary');
+  const timeZone = calendar.timeZone === undefined ? undefined : zone(calendar.timeZone, `${path}.timeZone`);
+  const calendarFields: JsonObject = {};
+  for (const key of CALENDAR_FIELDS) {
+    if (calendar[key] !== undefined) calendarFields[key] = string(calendar[key], `${path}.${key}`);
+  }
+  const entryFields: JsonObject = {};
+  if (calendar.colorId !== undefined) entryFields.colorId = string(calendar.colorId, `${path}.colorId`);
+  for (const key of ['backgroundColor', 'foregroundColor'] as const) {
+    if (calendar[key] !== undefined) {
+      const color = string(calendar[key], `${path}.${key}`);
+      if (!/^#[0-9a-fA-F]{6}$/.test(color)) throw new FixtureError(`${path}.${key}`, 'must be a colour like #0088aa');
+      entryFields[key] = color.toLowerCase();
+    }
+  }
+  if (calendar.selected !== undefined) entryFields.selected = boolean(calendar.selected, `${path}.selected`);
+  if (calendar.defaultReminders !== undefined) {
+    entryFields.defaultReminders = array(calendar.defaultReminders, `${path}.defaultReminders`).map((r, i) =>
+      reminder(r, `${path}.defaultReminders[${i}]`),
+    );
+  }
+  const hidden = calendar.hidden === undefined ? false : boolean(calendar.hidden, `${path}.hidden`);
+  const events = array(calendar.events ?? [], `${path}.events`);
+  return { primary, id, timeZone, calendarFields, entryFields, hidden, events };
+}
+
+// EventReminder (METHODS.md §3.4): method email|popup, minutes 0..40320.
+function reminder(value: unknown, path: string): JsonObject {
+  const r = object(value, path);
+  onlyKeys(r, path, ['method', 'minutes']);
+  const method = string(r.method, `${path}.method`);
+  if (method !== 'email' && method !== 'popup') throw new FixtureError(`${path}.method`, 'must be "email" or "popup"');
+  const minutes = r.minutes;
+  if (typeof minutes !== 'number' || !Number.isInteger(minutes) || minutes < 0 || minutes > 40320) {
+    throw new FixtureError(`${path}.minutes`, 'must be an integer from 0 to 40320');
+  }
+  return { method, minutes };
+}
+
+/**
+ * Writes a validated fixture into an empty workspace. Must run inside a store transaction: an
+ * event that events.insert would refuse throws a FixtureError and the caller's transaction rolls
+ * everything back.
+ */
+export function loadFixture(store: Store, fixture: Fixture, now: number): LoadedCounts {
+  const counts: LoadedCounts = { clients: 0, users: 0, calendars: 0, events: 0 };
+  for (const client of fixture.clients) {
+    store.putClient({ id: client.id, secretHash: sha256(client.secret), redirectUris: client.redirectUris });
+    counts.clients++;
+  }
+  fixture.users.forEach((fixtureUser, u) => {
+    const user: UserRecord = {
+      id: fixtureUser.id,
+      name: fixtureUser.name,
+      email: fixtureUser.email,
+      timeZone: fixtureUser.timeZone,
+      position: u,
+    };
+    store.putUser(user);
+    counts.users++;
+    const described = fixtureUser.calendars.some((c) => c.primary);
+    const calendars = described
+      ? fixtureUser.calendars
+      : [{ primary: true, id: undefined, timeZone: undefined, calendarFields: {}, entryFields: {}, hidden: false, events: [] }, ...fixtureUser.calendars];
+    calendars.forEach((fixtureCalendar, c) => {
+      const index = described ? c : c - 1;
+      const path = `users[${u}].calendars[${index}]`;
+      const calendar: CalendarRecord = {
+        id: fixtureCalendar.primary ? user.email : (fixtureCalendar.id as string),
+        ownerId: user.id,
+        primary: fixtureCalendar.primary,
+        timeZone: fixtureCalendar.timeZone ?? user.timeZone,
+        seq: store.nextSeq(),
+        data: { summary: fixtureCalendar.primary ? user.email : '', ...fixtureCalendar.calendarFields },
+      };
+      if (fixtureCalendar.primary && fixtureCalendar.calendarFields.summary === undefined) calendar.data.summary = user.email;
+      store.putCalendar(calendar);
+      store.putCalendarListEntry({
+        userId: user.id,
+        calendarId: calendar.id,
+        deleted: false,
+        hidden: fixtureCalendar.hidden,
+        seq: store.nextSeq(),
+        data: fixtureCalendar.entryFields,
+      });
+      counts.calendars++;
+      fixtureCalendar.events.forEach((event, e) => {
+        const eventPath = `${path}.events[${e}]`;
+        try {
+          store.putEvent(createEventRecord(event, { store, calendar, owner: user, now }));
+        } catch (error) {
+          if (error instanceof EventInputError) {
+            throw new FixtureError(error.field ? `${eventPath}.${error.field}` : eventPath, error.message);
+          }
+          throw error;
+        }
+        counts.events++;
+      });
+    });
+  });
+  return counts;
+}
+
+function object(value: unknown, path: string): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new FixtureError(path, 'must be a JSON object');
+  }
+  return value as Record<string, unknown>;
+}
+
+function array(value: unknown, path: string): unknown[] {
+  if (!Array.isArray(value)) throw new FixtureError(path, 'must be an array');
+  return value;
+}
+
+function string(value: unknown, path: string): string {
+  if (typeof value !== 'string') throw new FixtureError(path, 'must be a string');
+  return value;
+}
+
+function nonEmptyString(value: unknown, path: string): string {
+  if (value === undefined) throw new FixtureError(path, 'is required');
+  const text = string(value, path);
+  if (text.trim() === '') throw new FixtureError(path, 'must not be empty');
+  return text;
+}
+
+function boolean(value: unknown, path: string): boolean {
+  if (typeof value !== 'boolean') throw new FixtureError(path, 'must be true or false');
+  return value;
+}
+
+function zone(value: unknown, path: string): string {
+  const name = string(value, path);
+  if (!isValidTimeZone(name)) throw new FixtureError(path, `${JSON.stringify(name)} is not an IANA time zone name`);
+  return name;
+}
+
+function onlyKeys(value: Record<string, unknown>, path: string, allowed: string[]): void {
+  for (const key of Object.keys(value)) {
+    if (!allowed.includes(key)) throw new FixtureError(path ? `${path}.${key}` : key, 'unknown key');
+  }
+}
+
+function unique(values: string[], pathOf: (index: number) => string, what: string): void {
+  const seen = new Set<string>();
+  values.forEach((value, i) => {
+    if (seen.has(value)) throw new FixtureError(pathOf(i), `duplicate ${what} ${JSON.stringify(value)}`);
+    seen.add(value);
+  });
+}
+

@@ -1,0 +1,27 @@
+// What a handler returns. One function (src/http/respond.ts) writes every result, so handlers
+// never touch node:http's response object.
+
+export interface Result {
+  status: number;
+  headers: Record<string, string>;
+  /** The serialised body; null for an empty body. */
+  body: string | null;
+}
+
+const JSON_TYPE = 'application/json; charset=UTF-8';
+
+export function json(status: number, value: unknown, headers: Record<string, string> = {}): Result {
+  return { status, headers: { 'Content-Type': JSON_TYPE, ...headers }, body: JSON.stringify(value) };
+}
+
+export function html(status: number, text: string, headers: Record<string, string> = {}): Result {
+  return { status, headers: { 'Content-Type': 'text/html; charset=utf-8', ...headers }, body: text };
+}
+
+export function empty(status: number, headers: Record<string, string> = {}): Result {
+  return { status, headers, body: null };
+}
+
+export function redirect(location: string, headers: Record<string, string> = {}): Result {
+  return { status: 302, headers: { Location: location, 'Cache-Control': 'no-store', ...headers }, body: null };
+}

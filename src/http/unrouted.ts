@@ -1,0 +1,8 @@
+// CONTRACT §6: every path or method that is not routed answers 501 with the spec's body.
+
+import { json } from './result.ts';
+import type { Result } from './result.ts';
+
+export function unsupported(): Result {
+  return json(501, { error: 'unsupportedFeature', error_description: 'Unsupported API endpoint or method.' });
+}

@@ -1,0 +1,97 @@
+// In-process start (CONTRACT §1): the same server as the CLI, for a test suite that starts one
+// per test file on port 0.
+//
+//   import { start } from 'local-calendar-emulator/src/index.ts';
+//   const service = await start({ port: 0, fixture: { clients: [...], users: [...] } });
+//   ... service.url ...
+//   await service.close();
+
+import type { AddressInfo } from 'node:net';
+import { App } from './app.ts';
+import { createCalendarSurface } from './calendar/routes.ts';
+import { baseUrlFor, resolveOptions } from './config.ts';
+import type { Options } from './config.ts';
+import { Clock } from './domain/clock.ts';
+import { parseFixture, readFixtureFile } from './fixtures.ts';
+import type { Fixture } from './fixtures.ts';
+import { silentLogger, stderrLogger } from './http/log.ts';
+import type { Logger } from './http/log.ts';
+import { createManagementSurface } from './management/routes.ts';
+import { createOAuthSurface } from './oauth/routes.ts';
+import { createHttpServer } from './server.ts';
+import { openStore } from './store/open.ts';
+
+export interface StartOptions {
+  host?: string | undefined;
+  port?: number | undefined;
+  db?: string | undefined;
+  /** A fixture file path or a fixture object; default fixtures/default.json. */
+  fixture?: string | object | undefined;
+  baseUrl?: string | undefined;
+  /** Log to stderr (default true for the CLI, false in-process). */
+  log?: boolean | Logger | undefined;
+}
+
+export interface RunningService {
+  /** The base URL, e.g. http://127.0.0.1:53211 */
+  url: string;
+  /** Stops accepting, finishes in-flight requests, closes the store. */
+  close(): Promise<void>;
+}
+
+const SEEDED = 'seeded';
+
+export async function start(startOptions: StartOptions = {}): Promise<RunningService> {
+  const options: Options = resolveOptions({
+    host: startOptions.host,
+    port: startOptions.port,
+    db: startOptions.db,
+    fixture: startOptions.fixture,
+    baseUrl: startOptions.baseUrl,
+  });
+  const log = startOptions.log === true ? stderrLogger : startOptions.log ? startOptions.log : silentLogger;
+  const fixture: Fixture = typeof options.fixture === 'string' ? readFixtureFile(options.fixture) : parseFixture(options.fixture);
+  const store = await openStore(options.db);
+  const clock = new Clock();
+  const app = new App({ store, clock, log, startupFixture: fixture, host: options.host });
+  try {
+    // The startup fixture seeds only a new database (or a :memory: session): an existing file keeps its data.
+    if (store.getMeta(SEEDED) === undefined) {
+      store.transaction(() => {
+        app.loadFixture(fixture);
+        store.setMeta(SEEDED, new Date(clock.now()).toISOString());
+      });
+    }
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+
+  const surfaces = [createManagementSurface(app), createOAuthSurface(app), createCalendarSurface(app)];
+  const server = createHttpServer({ surfaces, log, baseUrl: () => app.baseUrl });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  app.baseUrl = baseUrlFor(options, port);
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: app.baseUrl,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => {
+          app.shutdown();
+          store.close();
+          resolve();
+        });
+        server.closeIdleConnections();
+      });
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,150 @@
+// The management API under /__svc/ (CONTRACT §5): test-control routes, unauthenticated by design
+// because the service is a local test tool bound to loopback. The Host check below is the
+// defence against DNS rebinding: a web page on another name resolving to 127.0.0.1 cannot reach
+// these routes through the victim's browser.
+
+import type { App } from '../app.ts';
+import { FixtureError, parseFixture } from '../fixtures.ts';
+import { parseRfc3339 } from '../domain/time/datetime.ts';
+import { header, jsonBody, RequestError } from '../http/request.ts';
+import type { ApiRequest } from '../http/request.ts';
+import { empty, json } from '../http/result.ts';
+import type { Result } from '../http/result.ts';
+import { Router } from '../http/router.ts';
+import type { Handler, Surface } from '../http/surface.ts';
+
+type ManagementCode = 'not_found' | 'invalid_fixture' | 'invalid_request' | 'forbidden' | 'payload_too_large' | 'server_error';
+
+export class ManagementError extends Error {
+  readonly status: number;
+  readonly code: ManagementCode;
+  constructor(status: number, code: ManagementCode, message: string) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+export function createManagementSurface(app: App): Surface {
+  const routes = new Router<Handler>()
+    .add('POST', '/__svc/reset', () => {
+      app.reset();
+      return empty(204);
+    })
+    .add('POST', '/__svc/fixtures', (req) => {
+      let fixture;
+      try {
+        fixture = parseFixture(jsonBody(req));
+        return json(200, { loaded: app.loadFixture(fixture) });
+      } catch (error) {
+        if (error instanceof FixtureError) throw new ManagementError(400, 'invalid_fixture', error.message);
+        throw error;
+      }
+    })
+    .add('GET', '/__svc/users', () =>
+      json(200, { users: app.store.listUsers().map((u) => ({ id: u.id, name: u.name, email: u.email, timeZone: u.timeZone })) }),
+    )
+    .add('DELETE', '/__svc/users/:id', (_req, params) => {
+      if (!app.deleteUser(params.id as string)) throw new ManagementError(404, 'not_found', `No test user with id ${JSON.stringify(params.id)}.`);
+      return empty(204);
+    })
+    .add('GET', '/__svc/connections', () =>
+      json(200, {
+        connections: app.store.listConnections().map((c) => ({
+          id: c.id,
+          clientId: c.clientId,
+          userId: c.userId,
+          scopes: c.scopes,
+          offline: c.offline,
+          createdAt: new Date(c.createdAt).toISOString(),
+        })),
+      }),
+    )
+    .add('POST', '/__svc/connections/:grantId/revoke', (_req, params) => {
+      if (!app.revokeConnection(params.grantId as string)) {
+        throw new ManagementError(404, 'not_found', `No connection with id ${JSON.stringify(params.grantId)}.`);
+      }
+      return empty(204);
+    })
+    .add('GET', '/__svc/clock', () => clockState(app))
+    .add('POST', '/__svc/clock', (req) => {
+      setClock(app, jsonBody(req));
+      return clockState(app);
+    });
+
+  return {
+    name: 'management',
+    owns: (path) => path === '/__svc' || path.startsWith('/__svc/'),
+    routes,
+    admit: (req) => (hostAllowed(app, req) ? undefined : renderManagementError(new ManagementError(403, 'forbidden', 'Host not allowed.'))),
+    renderError(error) {
+      if (error instanceof ManagementError) return renderManagementError(error);
+      if (error instanceof RequestError) {
+        const code = error.status === 413 ? 'payload_too_large' : 'invalid_request';
+        return renderManagementError(new ManagementError(error.status, code, error.message));
+      }
+      app.log.error('internal error in the management API', error);
+      return renderManagementError(new ManagementError(500, 'server_error', 'Internal error.'));
+    },
+  };
+}
+
+function renderManagementError(error: ManagementError): Result {
+  return json(error.status, { error: error.code, error_description: error.message });
+}
+
+function clockState(app: App): Result {
+  return json(200, { now: new Date(app.clock.now()).toISOString(), offsetSeconds: app.clock.offsetSeconds });
+}
+
+// Body: {"advanceSeconds": n} or {"now": "RFC 3339"}, exactly one of them.
+function setClock(app: App, body: unknown): void {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new ManagementError(400, 'invalid_request', 'The body must be a JSON object with advanceSeconds or now.');
+  }
+  const keys = Object.keys(body);
+  const value = body as Record<string, unknown>;
+  if (keys.length !== 1 || (keys[0] !== 'advanceSeconds' && keys[0] !== 'now')) {
+    throw new ManagementError(400, 'invalid_request', 'The body must have exactly one of advanceSeconds or now.');
+  }
+  if (keys[0] === 'advanceSeconds') {
+    const seconds = value.advanceSeconds;
+    if (typeof seconds !== 'number' || !Number.isFinite(seconds)) {
+      throw new ManagementError(400, 'invalid_request', 'advanceSeconds must be a finite number.');
+    }
+    app.clock.advance(seconds);
+    return;
+  }
+  const now = value.now;
+  let instant: number | undefined;
+  if (typeof now === 'string') {
+    try {
+      instant = parseRfc3339(now, 'now');
+    } catch {
+      instant = undefined;
+    }
+  }
+  if (instant === undefined) throw new ManagementError(400, 'invalid_request', 'now must be an RFC 3339 timestamp with offset.');
+  app.clock.set(instant);
+}
+
+// CONTRACT §5: the configured host, localhost, 127.0.0.1, [::1] or the base URL's host.
+function hostAllowed(app: App, req: ApiRequest): boolean {
+  const raw = header(req, 'host');
+  if (!raw) return false;
+  const host = hostname(raw);
+  const allowed = new Set(['localhost', '127.0.0.1', '[::1]', bracketed(app.host).toLowerCase()]);
+  if (app.baseUrl) allowed.add(new URL(app.baseUrl).hostname.toLowerCase());
+  return allowed.has(host);
+}
+
+function hostname(hostHeader: string): string {
+  const value = hostHeader.trim().toLowerCase();
+  if (value.startsWith('[')) return value.slice(0, value.indexOf(']') + 1);
+  const colon = value.lastIndexOf(':');
+  return colon === -1 ? value : value.slice(0, colon);
+}
+
+function bracketed(host: string): string {
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}

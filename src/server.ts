@@ -1,0 +1,88 @@
+// The node:http handler: reads the request, picks the surface that owns the path, routes, runs the
+// handler and writes its Result. Anything not routed answers 501 (CONTRACT §6).
+
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Logger } from './http/log.ts';
+import { readBody } from './http/request.ts';
+import type { ApiRequest } from './http/request.ts';
+import { writeResult } from './http/respond.ts';
+import type { Result } from './http/result.ts';
+import type { Surface } from './http/surface.ts';
+import { unsupported } from './http/unrouted.ts';
+
+export interface HttpServerOptions {
+  surfaces: Surface[];
+  log: Logger;
+  baseUrl: () => string;
+}
+
+export function createHttpServer(options: HttpServerOptions): Server {
+  const server = createServer(
+    {
+      // Slow clients cannot hold a connection open forever (slowloris).
+      headersTimeout: 10_000,
+      requestTimeout: 30_000,
+      keepAliveTimeout: 5_000,
+      maxHeaderSize: 32 * 1024,
+    },
+    (incoming, res) => {
+      handle(options, incoming, res).catch((error: unknown) => {
+        options.log.error('failed to answer a request', error);
+        if (!res.headersSent) writeResult(res, { status: 500, headers: {}, body: null });
+        else res.destroy();
+      });
+    },
+  );
+  return server;
+}
+
+async function handle(options: HttpServerOptions, incoming: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = incoming.url ?? '/';
+  const q = url.indexOf('?');
+  const path = q === -1 ? url : url.slice(0, q);
+  const surface = options.surfaces.find((s) => s.owns(path));
+  const req: ApiRequest = {
+    method: effectiveMethod(incoming),
+    path,
+    query: new URLSearchParams(q === -1 ? '' : url.slice(q + 1)),
+    headers: incoming.headers,
+    body: Buffer.alloc(0),
+    baseUrl: options.baseUrl(),
+  };
+  if (!surface) {
+    incoming.resume();
+    writeResult(res, unsupported());
+    return;
+  }
+  let result: Result;
+  try {
+    result = await run(surface, req, incoming);
+  } catch (error) {
+    result = surface.renderError(error, req);
+  }
+  writeResult(res, result, incoming.method === 'HEAD');
+}
+
+async function run(surface: Surface, req: ApiRequest, incoming: IncomingMessage): Promise<Result> {
+  const refused = surface.admit?.(req);
+  if (refused) {
+    incoming.resume();
+    return refused;
+  }
+  const match = surface.routes.match(req.method, req.path);
+  if (match.kind === 'none') {
+    incoming.resume();
+    return unsupported();
+  }
+  req.body = await readBody(incoming);
+  return match.handler(req, match.params);
+}
+
+// Google's Java client sends PATCH as POST with X-HTTP-Method-Override (BEHAVIOUR.md §8.5).
+function effectiveMethod(incoming: IncomingMessage): string {
+  const method = incoming.method ?? 'GET';
+  const override = incoming.headers['x-http-method-override'];
+  if (method === 'POST' && typeof override === 'string' && override.trim() !== '') return override.trim().toUpperCase();
+  return method;
+}

@@ -1,0 +1,195 @@
+// The one storage interface. Two backends implement it: SQLite (src/store/sqlite.ts) and
+// in-memory Maps (src/store/memory.ts); test/store/store.contract.ts runs on both.
+//
+// The interface is synchronous on purpose: node:sqlite's DatabaseSync is synchronous, the memory
+// backend is too, and a synchronous store lets a whole domain operation run inside one
+// transaction without interleaving with other requests.
+//
+// Records are storage shapes, not wire shapes: the API layers add `kind`, `etag` and defaults.
+// Resource fields that only the API layer interprets travel as a JSON object (`data`), while
+// everything the store must query on is a typed column.
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
+
+export interface ClientRecord {
+  id: string;
+  /** SHA-256 (base64url) of the client secret; secrets are never stored in clear. */
+  secretHash: string;
+  redirectUris: string[];
+}
+
+export interface UserRecord {
+  id: string;
+  name: string;
+  email: string;
+  timeZone: string;
+  /** Order of the user in the fixture: the consent page lists users in this order. */
+  position: number;
+}
+
+export interface CalendarRecord {
+  id: string;
+  ownerId: string;
+  primary: boolean;
+  timeZone: string;
+  /** Change sequence of the last write (drives the etag). */
+  seq: number;
+  /** Calendar resource fields: summary, description, location, ... */
+  data: JsonObject;
+}
+
+/** A calendar as it stands in one user's calendar list. */
+export interface CalendarListEntryRecord {
+  userId: string;
+  calendarId: string;
+  /** Removed from the list (calendarList.delete); kept for sync and showDeleted. */
+  deleted: boolean;
+  hidden: boolean;
+  seq: number;
+  /** Entry fields: summaryOverride, colorId, backgroundColor, selected, defaultReminders, ... */
+  data: JsonObject;
+}
+
+export type EventStatus = 'confirmed' | 'tentative' | 'cancelled';
+
+export interface EventRecord {
+  calendarId: string;
+  id: string;
+  /** Change sequence of the last write: sync tokens compare against it, etags derive from it. */
+  seq: number;
+  status: EventStatus;
+  /** True for a series master (has a `recurrence`). */
+  recurring: boolean;
+  /** Set on exceptions of a series (modified or cancelled instances). */
+  recurringEventId: string | null;
+  /** For exceptions: the instant the instance would have started by the rule. */
+  originalStartMs: number | null;
+  /**
+   * The span the event occupies, as instants: for a single event its start and end (all-day
+   * dates resolved in the calendar's zone); for a series master, the first instance's start and
+   * the last instance's end, or Number.MAX_SAFE_INTEGER for an unbounded series.
+   */
+  startMs: number;
+  endMs: number;
+  iCalUID: string;
+  updatedMs: number;
+  /** The stored Event resource fields (summary, start, end, recurrence, attendees, ...). */
+  data: JsonObject;
+}
+
+export interface ConnectionRecord {
+  id: string;
+  clientId: string;
+  userId: string;
+  scopes: string[];
+  offline: boolean;
+  createdAt: number;
+}
+
+export interface AccessTokenRecord {
+  /** SHA-256 (base64url) of the token. */
+  hash: string;
+  connectionId: string;
+  expiresAt: number;
+}
+
+export interface RefreshTokenRecord {
+  hash: string;
+  connectionId: string;
+}
+
+export type ChannelResource =
+  | { kind: 'events'; calendarId: string }
+  | { kind: 'calendarList'; userId: string };
+
+export interface ChannelRecord {
+  id: string;
+  resourceId: string;
+  resourceUri: string;
+  address: string;
+  token: string | null;
+  expiration: number;
+  connectionId: string;
+  resource: ChannelResource;
+  /** The number the next message to this channel will carry. */
+  nextMessageNumber: number;
+  createdAt: number;
+}
+
+export interface Store {
+  readonly backend: 'sqlite' | 'memory';
+
+  /**
+   * Runs fn atomically: either every write inside it lands, or (when fn throws) none does.
+   * Nested calls join the outer transaction.
+   */
+  transaction<T>(fn: () => T): T;
+  close(): void;
+
+  getMeta(key: string): string | undefined;
+  setMeta(key: string, value: string): void;
+  /** Next value of the workspace-wide change sequence (strictly increasing, never reused). */
+  nextSeq(): number;
+
+  /** Deletes every workspace record: clients, users, calendars, entries, events, connections, tokens, channels. Meta stays. */
+  clearWorkspace(): void;
+
+  putClient(client: ClientRecord): void;
+  getClient(id: string): ClientRecord | undefined;
+  listClients(): ClientRecord[];
+
+  putUser(user: UserRecord): void;
+  getUser(id: string): UserRecord | undefined;
+  /** Ordered by position. */
+  listUsers(): UserRecord[];
+  /**
+   * Deletes the user and everything that hangs off them: their calendars with those calendars'
+   * events and list entries, their own list entries, their connections with tokens and channels.
+   */
+  deleteUser(id: string): void;
+
+  putCalendar(calendar: CalendarRecord): void;
+  getCalendar(id: string): CalendarRecord | undefined;
+  listCalendarsByOwner(ownerId: string): CalendarRecord[];
+
+  putCalendarListEntry(entry: CalendarListEntryRecord): void;
+  getCalendarListEntry(userId: string, calendarId: string): CalendarListEntryRecord | undefined;
+  /** Every entry of the user, deleted ones included, ordered by calendar id. */
+  listCalendarListEntries(userId: string): CalendarListEntryRecord[];
+
+  /** Insert or replace (by calendarId + id). */
+  putEvent(event: EventRecord): void;
+  getEvent(calendarId: string, id: string): EventRecord | undefined;
+  /**
+   * Every event (any status) whose [startMs, endMs) overlaps [fromMs, toMs): startMs < toMs and
+   * endMs > fromMs. Backends must answer from an index, so the cost follows the window, not the
+   * calendar's size. Unordered.
+   */
+  listEventsOverlapping(calendarId: string, fromMs: number, toMs: number): EventRecord[];
+  /** Events in a stable order (by id), starting after `afterId` ('' for the start), at most `limit`. */
+  listEventsPage(calendarId: string, afterId: string, limit: number): EventRecord[];
+  /** Events with seq > afterSeq, ordered by seq, at most `limit`. */
+  listEventsChangedSince(calendarId: string, afterSeq: number, limit: number): EventRecord[];
+  /** The exceptions (modified or cancelled instances) of one series. */
+  listExceptions(calendarId: string, recurringEventId: string): EventRecord[];
+  listEventsByICalUID(calendarId: string, iCalUID: string): EventRecord[];
+  countEvents(calendarId: string): number;
+
+  putConnection(connection: ConnectionRecord): void;
+  getConnection(id: string): ConnectionRecord | undefined;
+  /** Ordered by createdAt, then id. */
+  listConnections(): ConnectionRecord[];
+  /** Deletes the connection with its access tokens, refresh tokens and channels. */
+  deleteConnection(id: string): void;
+
+  putAccessToken(token: AccessTokenRecord): void;
+  getAccessToken(hash: string): AccessTokenRecord | undefined;
+  putRefreshToken(token: RefreshTokenRecord): void;
+  getRefreshToken(hash: string): RefreshTokenRecord | undefined;
+
+  putChannel(channel: ChannelRecord): void;
+  getChannel(id: string): ChannelRecord | undefined;
+  listChannels(): ChannelRecord[];
+  deleteChannel(id: string): void;
+}

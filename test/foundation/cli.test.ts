@@ -1,0 +1,150 @@
+// The CLI as a user runs it: spawned processes, real signals, exit codes and the one stdout line.
+
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { nodeTsArgs, sqliteAvailable } from '../_helpers/node.ts';
+
+const MAIN = new URL('../../src/main.ts', import.meta.url).pathname;
+
+interface Run {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI to completion (bounded). */
+function run(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...nodeTsArgs, MAIN, ...args], { env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+}
+
+/** Starts the CLI, waits for the Listening line, and hands back the process. */
+function serve(args: string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [...nodeTsArgs, MAIN, ...args], { env: { ...process.env, ...env } });
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const listening = new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`no Listening line; stderr: ${stderr}`));
+    }, 20_000);
+    child.stdout.on('data', (d) => {
+      stdout += d;
+      const match = /^Listening on (\S+)\n/.exec(stdout);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1] as string);
+      }
+    });
+    child.on('exit', () => reject(new Error(`exited early; stderr: ${stderr}`)));
+  });
+  const exited = new Promise<{ code: number | null; stdout: string }>((resolve) =>
+    child.on('close', (code) => resolve({ code, stdout })),
+  );
+  return { child, listening, exited };
+}
+
+describe('CLI', () => {
+  it('--help prints usage and exits 0', async () => {
+    const result = await run(['--help']);
+    assert.equal(result.code, 0);
+    assert.match(result.stdout, /^Usage:/);
+    for (const flag of ['--host', '--port', '--db', '--fixture', '--base-url', '--version']) assert.ok(result.stdout.includes(flag), flag);
+  });
+
+  it('--version prints the package version', async () => {
+    const result = await run(['--version']);
+    assert.equal(result.code, 0);
+    assert.match(result.stdout, /^\d+\.\d+\.\d+\n$/);
+  });
+
+  for (const [args, pattern] of [
+    [['--bogus'], /unknown option "--bogus"/],
+    [['--port', 'eighty'], /--port must be an integer/],
+    [['--port', '70000'], /--port must be an integer/],
+    [['--port'], /--port needs a value/],
+    [['--base-url', 'ftp://x'], /--base-url must be an absolute http/],
+  ] as const) {
+    it(`exits 2 with one line for ${args.join(' ')}`, async () => {
+      const result = await run([...args]);
+      assert.equal(result.code, 2);
+      assert.match(result.stderr, pattern);
+      assert.equal(result.stderr.trim().split('\n').length, 1);
+      assert.equal(result.stdout, '');
+    });
+  }
+
+  it('exits 2 naming the JSON path of an invalid startup fixture', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cal-cli-'));
+    const file = join(dir, 'bad.json');
+    writeFileSync(file, JSON.stringify({ clients: [], users: [{ id: 'u', name: 'U', email: 'not-an-email' }] }));
+    const result = await run(['--fixture', file, '--port', '0']);
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /users\[0\]\.email/);
+    assert.equal(result.stderr.trim().split('\n').length, 1);
+  });
+
+  it('exits 2 for a fixture file that does not exist', async () => {
+    const result = await run(['--fixture', '/nonexistent/fixture.json', '--port', '0']);
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /cannot read fixture file/);
+  });
+
+  it('a file database without node:sqlite exits 2 naming the Node version needed', { skip: sqliteAvailable ? 'node:sqlite is available here' : false }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cal-cli-'));
+    const result = await run(['--db', join(dir, 'cal.db'), '--port', '0']);
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /22\.13/);
+    assert.equal(result.stderr.trim().split('\n').length, 1);
+  });
+
+  it('starts with --port 0, prints exactly one Listening line and stops on SIGTERM with exit 0', async () => {
+    const { child, listening, exited } = serve(['--port', '0']);
+    const url = await listening;
+    assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
+    const users = await (await fetch(`${url}/__svc/users`)).json();
+    assert.equal(users.users[0].id, 'user-aiko');
+    child.kill('SIGTERM');
+    const { code, stdout } = await exited;
+    assert.equal(code, 0);
+    assert.equal(stdout, `Listening on ${url}\n`);
+  });
+
+  it('stops on SIGINT with exit 0', async () => {
+    const { child, listening, exited } = serve(['--port', '0']);
+    await listening;
+    child.kill('SIGINT');
+    assert.equal((await exited).code, 0);
+  });
+
+  it('reads options from the environment, and flags win over it', async () => {
+    const { child, listening, exited } = serve(['--port', '0'], { PORT: '1', HOST: '127.0.0.1', BASE_URL: 'http://calendar.test:9999' });
+    const url = await listening;
+    assert.equal(url, 'http://calendar.test:9999');
+    child.kill('SIGTERM');
+    await exited;
+  });
+
+  it('a bad environment value exits 2', async () => {
+    const result = await run([], { PORT: 'x' });
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /--port must be an integer/);
+  });
+});
