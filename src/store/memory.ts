@@ -1,0 +1,551 @@
+// The in-memory backend of the Store interface: the same behaviour as sqlite.ts, in Maps.
+//
+// Isolation: records are copied on the way in and on the way out (copyRecord), so neither the
+// caller's later edits to an object it passed to put*, nor edits to an object a get*/list*
+// returned, can reach the stored state. This matches SQLite, where every read builds fresh
+// objects; the copy costs about what SQLite's JSON.parse of `data` costs.
+//
+// Atomicity: inside transaction(), every mutation pushes its inverse onto an undo log; when fn
+// throws, the log is replayed backwards to the mark taken when that (possibly nested) call
+// began, like a SAVEPOINT. Outside a transaction each method is one synchronous step, and the
+// multi-step ones (cascades, clearWorkspace) wrap themselves in transaction().
+//
+// Indexes, so that reads follow the size of the answer rather than of the calendar:
+// - events by id: a chunked sorted list (listEventsPage);
+// - events by (seq, id): a chunked sorted list (listEventsChangedSince);
+// - short events (span <= SHORT_EVENT_MAX_MS, not recurring) bucketed by the UTC day of their
+//   start, long ones in one set per calendar (listEventsOverlapping);
+// - exceptions by recurringEventId, events by iCalUID;
+// - access and refresh tokens by connection.
+// Users, calendars, connections and channels are few, so their lists scan and sort.
+
+import type {
+  AccessTokenRecord,
+  CalendarListEntryRecord,
+  CalendarRecord,
+  ChannelRecord,
+  ClientRecord,
+  ConnectionRecord,
+  EventRecord,
+  Json,
+  JsonObject,
+  RefreshTokenRecord,
+  Store,
+  UserRecord,
+} from './store.ts';
+import { isLongEvent, SHORT_EVENT_MAX_MS } from './sqlite.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+function copyJson<T extends Json>(v: T): T {
+  if (typeof v !== 'object' || v === null) return v;
+  if (Array.isArray(v)) return v.map(copyJson) as T;
+  const out: JsonObject = {};
+  for (const k in v) out[k] = copyJson((v as JsonObject)[k] as Json);
+  return out as T;
+}
+
+const copyEvent = (e: EventRecord): EventRecord => ({
+  calendarId: e.calendarId,
+  id: e.id,
+  seq: e.seq,
+  status: e.status,
+  recurring: e.recurring,
+  recurringEventId: e.recurringEventId,
+  originalStartMs: e.originalStartMs,
+  startMs: e.startMs,
+  endMs: e.endMs,
+  iCalUID: e.iCalUID,
+  updatedMs: e.updatedMs,
+  data: copyJson(e.data),
+});
+const copyClient = (c: ClientRecord): ClientRecord => ({ ...c, redirectUris: [...c.redirectUris] });
+const copyUser = (u: UserRecord): UserRecord => ({ ...u });
+const copyCalendar = (c: CalendarRecord): CalendarRecord => ({ ...c, data: copyJson(c.data) });
+const copyEntry = (e: CalendarListEntryRecord): CalendarListEntryRecord => ({ ...e, data: copyJson(e.data) });
+const copyConnection = (c: ConnectionRecord): ConnectionRecord => ({ ...c, scopes: [...c.scopes] });
+const copyAccessToken = (t: AccessTokenRecord): AccessTokenRecord => ({ ...t });
+const copyRefreshToken = (t: RefreshTokenRecord): RefreshTokenRecord => ({ ...t });
+const copyChannel = (c: ChannelRecord): ChannelRecord => ({ ...c, resource: { ...c.resource } });
+
+// UTF-16 code unit order; SQLite's BINARY collation orders UTF-8 bytes. The two agree except
+// between U+E000..U+FFFF and astral characters, which ids and calendar ids never contain.
+const compareStrings = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+const compareBySeq = (a: EventRecord, b: EventRecord): number => a.seq - b.seq || compareStrings(a.id, b.id);
+
+/**
+ * A sorted list kept in chunks of at most CHUNK items, so that an insert or delete moves at most
+ * CHUNK items instead of half the list. Items are unique under `compare`.
+ */
+export class SortedList<T> {
+  static readonly CHUNK = 512;
+  readonly #compare: (a: T, b: T) => number;
+  readonly #chunks: T[][] = [];
+
+  constructor(compare: (a: T, b: T) => number) {
+    this.#compare = compare;
+  }
+
+  /**
+   * Position of the first item for which `past` is true; `past` must be false then true along
+   * the list. Returns [chunks.length, 0] when there is none.
+   */
+  #locate(past: (item: T) => boolean): [number, number] {
+    const chunks = this.#chunks;
+    let lo = 0;
+    let hi = chunks.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const chunk = chunks[mid] as T[];
+      if (past(chunk[chunk.length - 1] as T)) hi = mid;
+      else lo = mid + 1;
+    }
+    if (lo === chunks.length) return [lo, 0];
+    const chunk = chunks[lo] as T[];
+    let l = 0;
+    let h = chunk.length - 1;
+    while (l < h) {
+      const mid = (l + h) >>> 1;
+      if (past(chunk[mid] as T)) h = mid;
+      else l = mid + 1;
+    }
+    return [lo, l];
+  }
+
+  insert(item: T): void {
+    const chunks = this.#chunks;
+    const last = chunks[chunks.length - 1];
+    // Fast path: appending (ids from a counter, seqs from nextSeq).
+    if (last === undefined || this.#compare(last[last.length - 1] as T, item) < 0) {
+      if (last === undefined || last.length >= SortedList.CHUNK) chunks.push([item]);
+      else last.push(item);
+      return;
+    }
+    const [ci, i] = this.#locate((x) => this.#compare(x, item) > 0);
+    const chunk = chunks[ci] as T[];
+    chunk.splice(i, 0, item);
+    if (chunk.length > SortedList.CHUNK) chunks.splice(ci + 1, 0, chunk.splice(chunk.length >>> 1));
+  }
+
+  delete(item: T): boolean {
+    const [ci, i] = this.#locate((x) => this.#compare(x, item) >= 0);
+    const chunk = this.#chunks[ci];
+    if (chunk === undefined || this.#compare(chunk[i] as T, item) !== 0) return false;
+    chunk.splice(i, 1);
+    if (chunk.length === 0) this.#chunks.splice(ci, 1);
+    return true;
+  }
+
+  /** Up to `limit` items from the first one for which `past` is true, in order. */
+  takeFrom(past: (item: T) => boolean, limit: number): T[] {
+    const out: T[] = [];
+    if (limit <= 0) return out;
+    let [ci, i] = this.#locate(past);
+    for (; ci < this.#chunks.length; ci++, i = 0) {
+      const chunk = this.#chunks[ci] as T[];
+      for (; i < chunk.length; i++) {
+        out.push(chunk[i] as T);
+        if (out.length >= limit) return out;
+      }
+    }
+    return out;
+  }
+}
+
+/** A multimap from string keys to items, storing a lone item without a Set around it. */
+class MultiIndex<T> {
+  readonly #map = new Map<string, T | Set<T>>();
+  add(key: string, item: T): void {
+    const cur = this.#map.get(key);
+    if (cur === undefined) this.#map.set(key, item);
+    else if (cur instanceof Set) cur.add(item);
+    else this.#map.set(key, new Set([cur, item]));
+  }
+  delete(key: string, item: T): void {
+    const cur = this.#map.get(key);
+    if (cur === item) this.#map.delete(key);
+    else if (cur instanceof Set) {
+      cur.delete(item);
+      if (cur.size === 1) this.#map.set(key, cur.values().next().value as T);
+    }
+  }
+  get(key: string): T[] {
+    const cur = this.#map.get(key);
+    return cur === undefined ? [] : cur instanceof Set ? [...cur] : [cur];
+  }
+}
+
+/** One calendar's events with their indexes; every index holds the stored record objects. */
+class CalendarEvents {
+  readonly byId = new Map<string, EventRecord>();
+  readonly ids = new SortedList<string>(compareStrings);
+  readonly bySeq = new SortedList<EventRecord>(compareBySeq);
+  /** Short events by the UTC day (floor(startMs / DAY_MS)) of their start. */
+  readonly byDay = new Map<number, Set<EventRecord>>();
+  readonly long = new Set<EventRecord>();
+  readonly exceptions = new MultiIndex<EventRecord>();
+  readonly byICalUID = new MultiIndex<EventRecord>();
+
+  /** Inserts e, or replaces the record with e's id; returns the replaced record. */
+  put(e: EventRecord): EventRecord | undefined {
+    const prev = this.byId.get(e.id);
+    if (prev === undefined) this.ids.insert(e.id);
+    else this.#unindex(prev);
+    this.byId.set(e.id, e);
+    this.#index(e);
+    return prev;
+  }
+
+  /** Removes e, which must be the stored record object. */
+  remove(e: EventRecord): void {
+    this.byId.delete(e.id);
+    this.ids.delete(e.id);
+    this.#unindex(e);
+  }
+
+  #index(e: EventRecord): void {
+    this.bySeq.insert(e);
+    if (isLongEvent(e)) this.long.add(e);
+    else {
+      const day = Math.floor(e.startMs / DAY_MS);
+      const bucket = this.byDay.get(day);
+      if (bucket === undefined) this.byDay.set(day, new Set([e]));
+      else bucket.add(e);
+    }
+    if (e.recurringEventId !== null) this.exceptions.add(e.recurringEventId, e);
+    this.byICalUID.add(e.iCalUID, e);
+  }
+
+  #unindex(e: EventRecord): void {
+    this.bySeq.delete(e);
+    if (isLongEvent(e)) this.long.delete(e);
+    else {
+      const day = Math.floor(e.startMs / DAY_MS);
+      const bucket = this.byDay.get(day);
+      if (bucket !== undefined) {
+        bucket.delete(e);
+        if (bucket.size === 0) this.byDay.delete(day);
+      }
+    }
+    if (e.recurringEventId !== null) this.exceptions.delete(e.recurringEventId, e);
+    this.byICalUID.delete(e.iCalUID, e);
+  }
+}
+
+/** The workspace collections; clearWorkspace swaps in a fresh one (and undo swaps it back). */
+class Workspace {
+  readonly clients = new Map<string, ClientRecord>();
+  readonly users = new Map<string, UserRecord>();
+  readonly calendars = new Map<string, CalendarRecord>();
+  /** userId -> calendarId -> entry */
+  readonly entries = new Map<string, Map<string, CalendarListEntryRecord>>();
+  readonly events = new Map<string, CalendarEvents>();
+  readonly connections = new Map<string, ConnectionRecord>();
+  readonly accessTokens = new Map<string, AccessTokenRecord>();
+  readonly accessByConnection = new MultiIndex<string>();
+  readonly refreshTokens = new Map<string, RefreshTokenRecord>();
+  readonly refreshByConnection = new MultiIndex<string>();
+  readonly channels = new Map<string, ChannelRecord>();
+}
+
+export class MemoryStore implements Store {
+  readonly backend = 'memory' as const;
+  #ws = new Workspace();
+  readonly #meta = new Map<string, string>();
+  #seq = 0;
+  #depth = 0;
+  readonly #undo: (() => void)[] = [];
+
+  /**
+   * How many stored events the last listEventsOverlapping call looked at. Tests use it to check
+   * that the cost follows the window; nothing else should read it.
+   */
+  overlapExamined = 0;
+
+  transaction<T>(fn: () => T): T {
+    const mark = this.#undo.length;
+    this.#depth++;
+    try {
+      const result = fn();
+      if (isThenable(result)) throw new TypeError('Store.transaction needs a synchronous function');
+      return result;
+    } catch (err) {
+      while (this.#undo.length > mark) (this.#undo.pop() as () => void)();
+      throw err;
+    } finally {
+      this.#depth--;
+      if (this.#depth === 0) this.#undo.length = 0;
+    }
+  }
+
+  close(): void {
+    // Nothing to release; the data goes with the object.
+  }
+
+  #log(undo: () => void): void {
+    if (this.#depth > 0) this.#undo.push(undo);
+  }
+
+  #set<K, V>(map: Map<K, V>, key: K, value: V): void {
+    const prev = map.get(key);
+    map.set(key, value);
+    this.#log(prev === undefined ? () => map.delete(key) : () => map.set(key, prev));
+  }
+
+  #delete<K, V>(map: Map<K, V>, key: K): V | undefined {
+    const prev = map.get(key);
+    if (prev === undefined) return undefined;
+    map.delete(key);
+    this.#log(() => map.set(key, prev));
+    return prev;
+  }
+
+  getMeta(key: string): string | undefined {
+    return this.#meta.get(key);
+  }
+  setMeta(key: string, value: string): void {
+    this.#set(this.#meta, key, value);
+  }
+  nextSeq(): number {
+    const prev = this.#seq;
+    this.#seq = prev + 1;
+    this.#log(() => (this.#seq = prev));
+    return this.#seq;
+  }
+
+  clearWorkspace(): void {
+    const prev = this.#ws;
+    this.#ws = new Workspace();
+    this.#log(() => (this.#ws = prev));
+  }
+
+  putClient(client: ClientRecord): void {
+    this.#set(this.#ws.clients, client.id, copyClient(client));
+  }
+  getClient(id: string): ClientRecord | undefined {
+    const c = this.#ws.clients.get(id);
+    return c && copyClient(c);
+  }
+  listClients(): ClientRecord[] {
+    return [...this.#ws.clients.values()].sort((a, b) => compareStrings(a.id, b.id)).map(copyClient);
+  }
+
+  putUser(user: UserRecord): void {
+    this.#set(this.#ws.users, user.id, copyUser(user));
+  }
+  getUser(id: string): UserRecord | undefined {
+    const u = this.#ws.users.get(id);
+    return u && copyUser(u);
+  }
+  listUsers(): UserRecord[] {
+    return [...this.#ws.users.values()]
+      .sort((a, b) => a.position - b.position || compareStrings(a.id, b.id))
+      .map(copyUser);
+  }
+  deleteUser(id: string): void {
+    this.transaction(() => {
+      const ws = this.#ws;
+      const calendarIds = new Set<string>();
+      for (const c of ws.calendars.values()) if (c.ownerId === id) calendarIds.add(c.id);
+      for (const calendarId of calendarIds) {
+        this.#delete(ws.events, calendarId);
+        this.#delete(ws.calendars, calendarId);
+        for (const entries of ws.entries.values()) this.#delete(entries, calendarId);
+      }
+      this.#delete(ws.entries, id);
+      for (const ch of [...ws.channels.values()]) {
+        const r = ch.resource;
+        if (r.kind === 'events' ? calendarIds.has(r.calendarId) : r.userId === id) this.#delete(ws.channels, ch.id);
+      }
+      for (const conn of [...ws.connections.values()]) if (conn.userId === id) this.deleteConnection(conn.id);
+      this.#delete(ws.users, id);
+    });
+  }
+
+  putCalendar(calendar: CalendarRecord): void {
+    this.#set(this.#ws.calendars, calendar.id, copyCalendar(calendar));
+  }
+  getCalendar(id: string): CalendarRecord | undefined {
+    const c = this.#ws.calendars.get(id);
+    return c && copyCalendar(c);
+  }
+  listCalendarsByOwner(ownerId: string): CalendarRecord[] {
+    const out: CalendarRecord[] = [];
+    for (const c of this.#ws.calendars.values()) if (c.ownerId === ownerId) out.push(copyCalendar(c));
+    return out.sort((a, b) => compareStrings(a.id, b.id));
+  }
+
+  putCalendarListEntry(entry: CalendarListEntryRecord): void {
+    let entries = this.#ws.entries.get(entry.userId);
+    if (entries === undefined) {
+      entries = new Map();
+      this.#set(this.#ws.entries, entry.userId, entries);
+    }
+    this.#set(entries, entry.calendarId, copyEntry(entry));
+  }
+  getCalendarListEntry(userId: string, calendarId: string): CalendarListEntryRecord | undefined {
+    const e = this.#ws.entries.get(userId)?.get(calendarId);
+    return e && copyEntry(e);
+  }
+  listCalendarListEntries(userId: string): CalendarListEntryRecord[] {
+    const entries = this.#ws.entries.get(userId);
+    if (entries === undefined) return [];
+    return [...entries.values()].sort((a, b) => compareStrings(a.calendarId, b.calendarId)).map(copyEntry);
+  }
+
+  putEvent(event: EventRecord): void {
+    let cal = this.#ws.events.get(event.calendarId);
+    if (cal === undefined) {
+      cal = new CalendarEvents();
+      this.#set(this.#ws.events, event.calendarId, cal);
+    }
+    const stored = copyEvent(event);
+    const prev = cal.put(stored);
+    if (this.#depth > 0) {
+      const c = cal;
+      this.#log(prev === undefined ? () => c.remove(stored) : () => c.put(prev));
+    }
+  }
+  getEvent(calendarId: string, id: string): EventRecord | undefined {
+    const e = this.#ws.events.get(calendarId)?.byId.get(id);
+    return e && copyEvent(e);
+  }
+  listEventsOverlapping(calendarId: string, fromMs: number, toMs: number): EventRecord[] {
+    const out: EventRecord[] = [];
+    let examined = 0;
+    const cal = this.#ws.events.get(calendarId);
+    if (cal !== undefined) {
+      const consider = (e: EventRecord): void => {
+        examined++;
+        if (e.startMs < toMs && e.endMs > fromMs) out.push(copyEvent(e));
+      };
+      // A short event overlapping the window starts in [fromMs - SHORT_EVENT_MAX_MS, toMs).
+      const firstDay = Math.floor((fromMs - SHORT_EVENT_MAX_MS) / DAY_MS);
+      const lastDay = Math.floor(toMs / DAY_MS);
+      if (lastDay - firstDay < cal.byDay.size) {
+        for (let day = firstDay; day <= lastDay; day++) cal.byDay.get(day)?.forEach(consider);
+      } else {
+        // A window wider than the number of occupied days: walk the days instead.
+        for (const [day, bucket] of cal.byDay) if (day >= firstDay && day <= lastDay) bucket.forEach(consider);
+      }
+      cal.long.forEach(consider);
+    }
+    this.overlapExamined = examined;
+    return out;
+  }
+  listEventsPage(calendarId: string, afterId: string, limit: number): EventRecord[] {
+    const cal = this.#ws.events.get(calendarId);
+    if (cal === undefined) return [];
+    return cal.ids.takeFrom((id) => id > afterId, limit).map((id) => copyEvent(cal.byId.get(id) as EventRecord));
+  }
+  listEventsChangedSince(calendarId: string, afterSeq: number, limit: number): EventRecord[] {
+    const cal = this.#ws.events.get(calendarId);
+    if (cal === undefined) return [];
+    return cal.bySeq.takeFrom((e) => e.seq > afterSeq, limit).map(copyEvent);
+  }
+  listExceptions(calendarId: string, recurringEventId: string): EventRecord[] {
+    const found = this.#ws.events.get(calendarId)?.exceptions.get(recurringEventId) ?? [];
+    return found.sort((a, b) => compareStrings(a.id, b.id)).map(copyEvent);
+  }
+  listEventsByICalUID(calendarId: string, iCalUID: string): EventRecord[] {
+    const found = this.#ws.events.get(calendarId)?.byICalUID.get(iCalUID) ?? [];
+    return found.sort((a, b) => compareStrings(a.id, b.id)).map(copyEvent);
+  }
+  countEvents(calendarId: string): number {
+    return this.#ws.events.get(calendarId)?.byId.size ?? 0;
+  }
+
+  putConnection(connection: ConnectionRecord): void {
+    this.#set(this.#ws.connections, connection.id, copyConnection(connection));
+  }
+  getConnection(id: string): ConnectionRecord | undefined {
+    const c = this.#ws.connections.get(id);
+    return c && copyConnection(c);
+  }
+  listConnections(): ConnectionRecord[] {
+    return [...this.#ws.connections.values()]
+      .sort((a, b) => a.createdAt - b.createdAt || compareStrings(a.id, b.id))
+      .map(copyConnection);
+  }
+  deleteConnection(id: string): void {
+    this.transaction(() => {
+      const ws = this.#ws;
+      for (const hash of ws.accessByConnection.get(id)) this.#deleteAccessToken(hash);
+      for (const hash of ws.refreshByConnection.get(id)) this.#deleteRefreshToken(hash);
+      for (const ch of [...ws.channels.values()]) if (ch.connectionId === id) this.#delete(ws.channels, ch.id);
+      this.#delete(ws.connections, id);
+    });
+  }
+
+  putAccessToken(token: AccessTokenRecord): void {
+    const ws = this.#ws;
+    this.#deleteAccessToken(token.hash);
+    ws.accessTokens.set(token.hash, copyAccessToken(token));
+    ws.accessByConnection.add(token.connectionId, token.hash);
+    this.#log(() => {
+      ws.accessTokens.delete(token.hash);
+      ws.accessByConnection.delete(token.connectionId, token.hash);
+    });
+  }
+  #deleteAccessToken(hash: string): void {
+    const ws = this.#ws;
+    const prev = ws.accessTokens.get(hash);
+    if (prev === undefined) return;
+    ws.accessTokens.delete(hash);
+    ws.accessByConnection.delete(prev.connectionId, hash);
+    this.#log(() => {
+      ws.accessTokens.set(hash, prev);
+      ws.accessByConnection.add(prev.connectionId, hash);
+    });
+  }
+  getAccessToken(hash: string): AccessTokenRecord | undefined {
+    const t = this.#ws.accessTokens.get(hash);
+    return t && copyAccessToken(t);
+  }
+
+  putRefreshToken(token: RefreshTokenRecord): void {
+    const ws = this.#ws;
+    this.#deleteRefreshToken(token.hash);
+    ws.refreshTokens.set(token.hash, copyRefreshToken(token));
+    ws.refreshByConnection.add(token.connectionId, token.hash);
+    this.#log(() => {
+      ws.refreshTokens.delete(token.hash);
+      ws.refreshByConnection.delete(token.connectionId, token.hash);
+    });
+  }
+  #deleteRefreshToken(hash: string): void {
+    const ws = this.#ws;
+    const prev = ws.refreshTokens.get(hash);
+    if (prev === undefined) return;
+    ws.refreshTokens.delete(hash);
+    ws.refreshByConnection.delete(prev.connectionId, hash);
+    this.#log(() => {
+      ws.refreshTokens.set(hash, prev);
+      ws.refreshByConnection.add(prev.connectionId, hash);
+    });
+  }
+  getRefreshToken(hash: string): RefreshTokenRecord | undefined {
+    const t = this.#ws.refreshTokens.get(hash);
+    return t && copyRefreshToken(t);
+  }
+
+  putChannel(channel: ChannelRecord): void {
+    this.#set(this.#ws.channels, channel.id, copyChannel(channel));
+  }
+  getChannel(id: string): ChannelRecord | undefined {
+    const c = this.#ws.channels.get(id);
+    return c && copyChannel(c);
+  }
+  listChannels(): ChannelRecord[] {
+    return [...this.#ws.channels.values()]
+      .sort((a, b) => a.createdAt - b.createdAt || compareStrings(a.id, b.id))
+      .map(copyChannel);
+  }
+  deleteChannel(id: string): void {
+    this.#delete(this.#ws.channels, id);
+  }
+}
+
+function isThenable(v: unknown): boolean {
+  return typeof v === 'object' && v !== null && typeof (v as { then?: unknown }).then === 'function';
+}

@@ -1,0 +1,826 @@
+// The SQLite backend of the Store interface, on node:sqlite's DatabaseSync.
+//
+// - Durability: WAL journal with synchronous=NORMAL. A commit is in the WAL before the call
+//   returns, so a killed process loses nothing it acknowledged (only a power loss can drop the
+//   last commits; see https://www.sqlite.org/pragma.html#pragma_synchronous).
+// - Schema: versioned. `meta.schema_version` records how many entries of MIGRATIONS have been
+//   applied; openSqliteStore applies the missing ones in one transaction and refuses a database
+//   written by a newer version of this code.
+// - Statements are prepared once, when the store opens.
+// - Every write is atomic: single statements commit on their own, multi-statement writes
+//   (cascades, clearWorkspace) run inside transaction(), which nests with SAVEPOINTs.
+// - The node:sqlite module is passed in (see open.ts) so that this file can be loaded, and
+//   type-checked, on a runtime that lacks it.
+//
+// Reserved meta keys: `schema_version` and `seq` (the counter behind nextSeq).
+
+import type { DatabaseSync, StatementSync, SQLInputValue } from 'node:sqlite';
+import type {
+  AccessTokenRecord,
+  CalendarListEntryRecord,
+  CalendarRecord,
+  ChannelRecord,
+  ChannelResource,
+  ClientRecord,
+  ConnectionRecord,
+  EventRecord,
+  EventStatus,
+  JsonObject,
+  RefreshTokenRecord,
+  Store,
+  UserRecord,
+} from './store.ts';
+
+/**
+ * Events spanning at most this long (and not recurring) are "short": listEventsOverlapping finds
+ * them through the (calendar_id, start_ms) index, looking back this far from the window start.
+ * Longer events and series masters are flagged `long` and checked one by one; there are few.
+ */
+export const SHORT_EVENT_MAX_MS = 7 * 24 * 60 * 60 * 1000;
+
+export function isLongEvent(e: Pick<EventRecord, 'recurring' | 'startMs' | 'endMs'>): boolean {
+  return e.recurring || e.endMs - e.startMs > SHORT_EVENT_MAX_MS;
+}
+
+/** Migration n (1-based) brings the schema from version n-1 to n. Append only; never edit. */
+const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+  INSERT INTO meta (key, value) VALUES ('seq', '0');
+
+  CREATE TABLE clients (
+    id TEXT PRIMARY KEY,
+    secret_hash TEXT NOT NULL,
+    redirect_uris TEXT NOT NULL
+  ) WITHOUT ROWID;
+
+  CREATE TABLE users (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    email TEXT NOT NULL,
+    time_zone TEXT NOT NULL,
+    position INTEGER NOT NULL
+  ) WITHOUT ROWID;
+
+  CREATE TABLE calendars (
+    id TEXT PRIMARY KEY,
+    owner_id TEXT NOT NULL,
+    is_primary INTEGER NOT NULL,
+    time_zone TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    data TEXT NOT NULL
+  );
+  CREATE INDEX calendars_owner ON calendars (owner_id);
+
+  CREATE TABLE calendar_list (
+    user_id TEXT NOT NULL,
+    calendar_id TEXT NOT NULL,
+    deleted INTEGER NOT NULL,
+    hidden INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    data TEXT NOT NULL,
+    PRIMARY KEY (user_id, calendar_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX calendar_list_calendar ON calendar_list (calendar_id);
+
+  CREATE TABLE events (
+    calendar_id TEXT NOT NULL,
+    id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    recurring INTEGER NOT NULL,
+    recurring_event_id TEXT,
+    original_start_ms INTEGER,
+    start_ms INTEGER NOT NULL,
+    end_ms INTEGER NOT NULL,
+    ical_uid TEXT NOT NULL,
+    updated_ms INTEGER NOT NULL,
+    long INTEGER NOT NULL,
+    data TEXT NOT NULL,
+    PRIMARY KEY (calendar_id, id)
+  );
+  -- Partial indexes: short events by start, and the (few) long ones by calendar.
+  CREATE INDEX events_short_start ON events (calendar_id, start_ms) WHERE long = 0;
+  CREATE INDEX events_long ON events (calendar_id) WHERE long = 1;
+  CREATE INDEX events_seq ON events (calendar_id, seq, id);
+  CREATE INDEX events_exceptions ON events (calendar_id, recurring_event_id)
+    WHERE recurring_event_id IS NOT NULL;
+  CREATE INDEX events_ical_uid ON events (calendar_id, ical_uid);
+
+  CREATE TABLE connections (
+    id TEXT PRIMARY KEY,
+    client_id TEXT NOT NULL,
+    user_id TEXT NOT NULL,
+    scopes TEXT NOT NULL,
+    offline INTEGER NOT NULL,
+    created_at INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX connections_user ON connections (user_id);
+
+  CREATE TABLE access_tokens (
+    hash TEXT PRIMARY KEY,
+    connection_id TEXT NOT NULL,
+    expires_at INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX access_tokens_connection ON access_tokens (connection_id);
+
+  CREATE TABLE refresh_tokens (
+    hash TEXT PRIMARY KEY,
+    connection_id TEXT NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX refresh_tokens_connection ON refresh_tokens (connection_id);
+
+  CREATE TABLE channels (
+    id TEXT PRIMARY KEY,
+    resource_id TEXT NOT NULL,
+    resource_uri TEXT NOT NULL,
+    address TEXT NOT NULL,
+    token TEXT,
+    expiration INTEGER NOT NULL,
+    connection_id TEXT NOT NULL,
+    -- ChannelResource: 'events' + calendar id, or 'calendarList' + user id.
+    resource_kind TEXT NOT NULL,
+    resource_key TEXT NOT NULL,
+    next_message_number INTEGER NOT NULL,
+    created_at INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX channels_connection ON channels (connection_id);
+  CREATE INDEX channels_resource ON channels (resource_kind, resource_key);
+  `,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+export class SchemaVersionError extends Error {
+  override name = 'SchemaVersionError';
+}
+
+const EVENT_COLUMNS =
+  'calendar_id, id, seq, status, recurring, recurring_event_id, original_start_ms, start_ms, end_ms, ical_uid, updated_ms, data';
+
+/**
+ * The event queries, exported so tests can check their plans with EXPLAIN QUERY PLAN.
+ * Parameters are positional and listed in each comment.
+ */
+export const EVENT_QUERIES = {
+  // (calendarId, fromMs - SHORT_EVENT_MAX_MS, toMs, fromMs, calendarId, toMs, fromMs)
+  overlapping: `
+    SELECT ${EVENT_COLUMNS} FROM events
+      WHERE calendar_id = ? AND long = 0 AND start_ms >= ? AND start_ms < ? AND end_ms > ?
+    UNION ALL
+    SELECT ${EVENT_COLUMNS} FROM events
+      WHERE calendar_id = ? AND long = 1 AND start_ms < ? AND end_ms > ?`,
+  // (calendarId, afterId, limit)
+  page: `SELECT ${EVENT_COLUMNS} FROM events WHERE calendar_id = ? AND id > ? ORDER BY id LIMIT ?`,
+  // (calendarId, afterSeq, limit)
+  changedSince: `SELECT ${EVENT_COLUMNS} FROM events
+    WHERE calendar_id = ? AND seq > ? ORDER BY seq, id LIMIT ?`,
+  // (calendarId, recurringEventId)
+  // No ORDER BY here or below: it would tempt the planner into the primary key (which yields id
+  // order) over the selective index. The few rows are sorted in JS instead.
+  exceptions: `SELECT ${EVENT_COLUMNS} FROM events WHERE calendar_id = ? AND recurring_event_id = ?`,
+  // (calendarId, iCalUID)
+  byICalUID: `SELECT ${EVENT_COLUMNS} FROM events WHERE calendar_id = ? AND ical_uid = ?`,
+  // (calendarId)
+  count: 'SELECT count(*) AS n FROM events WHERE calendar_id = ?',
+} as const;
+
+interface EventRow {
+  calendar_id: string;
+  id: string;
+  seq: number;
+  status: string;
+  recurring: number;
+  recurring_event_id: string | null;
+  original_start_ms: number | null;
+  start_ms: number;
+  end_ms: number;
+  ical_uid: string;
+  updated_ms: number;
+  data: string;
+}
+
+interface ClientRow {
+  id: string;
+  secret_hash: string;
+  redirect_uris: string;
+}
+interface UserRow {
+  id: string;
+  name: string;
+  email: string;
+  time_zone: string;
+  position: number;
+}
+interface CalendarRow {
+  id: string;
+  owner_id: string;
+  is_primary: number;
+  time_zone: string;
+  seq: number;
+  data: string;
+}
+interface EntryRow {
+  user_id: string;
+  calendar_id: string;
+  deleted: number;
+  hidden: number;
+  seq: number;
+  data: string;
+}
+interface ConnectionRow {
+  id: string;
+  client_id: string;
+  user_id: string;
+  scopes: string;
+  offline: number;
+  created_at: number;
+}
+interface AccessTokenRow {
+  hash: string;
+  connection_id: string;
+  expires_at: number;
+}
+interface RefreshTokenRow {
+  hash: string;
+  connection_id: string;
+}
+interface ChannelRow {
+  id: string;
+  resource_id: string;
+  resource_uri: string;
+  address: string;
+  token: string | null;
+  expiration: number;
+  connection_id: string;
+  resource_kind: string;
+  resource_key: string;
+  next_message_number: number;
+  created_at: number;
+}
+
+// Row shapes are fixed by the schema above; node:sqlite types rows loosely.
+function rowAs<R>(row: Record<string, unknown> | undefined): R | undefined {
+  return row as R | undefined;
+}
+function rowsAs<R>(rows: Record<string, unknown>[]): R[] {
+  return rows as R[];
+}
+
+function toEvent(r: EventRow): EventRecord {
+  return {
+    calendarId: r.calendar_id,
+    id: r.id,
+    seq: r.seq,
+    status: r.status as EventStatus,
+    recurring: r.recurring === 1,
+    recurringEventId: r.recurring_event_id,
+    originalStartMs: r.original_start_ms,
+    startMs: r.start_ms,
+    endMs: r.end_ms,
+    iCalUID: r.ical_uid,
+    updatedMs: r.updated_ms,
+    data: JSON.parse(r.data) as JsonObject,
+  };
+}
+const toClient = (r: ClientRow): ClientRecord => ({
+  id: r.id,
+  secretHash: r.secret_hash,
+  redirectUris: JSON.parse(r.redirect_uris) as string[],
+});
+const toUser = (r: UserRow): UserRecord => ({
+  id: r.id,
+  name: r.name,
+  email: r.email,
+  timeZone: r.time_zone,
+  position: r.position,
+});
+const toCalendar = (r: CalendarRow): CalendarRecord => ({
+  id: r.id,
+  ownerId: r.owner_id,
+  primary: r.is_primary === 1,
+  timeZone: r.time_zone,
+  seq: r.seq,
+  data: JSON.parse(r.data) as JsonObject,
+});
+const toEntry = (r: EntryRow): CalendarListEntryRecord => ({
+  userId: r.user_id,
+  calendarId: r.calendar_id,
+  deleted: r.deleted === 1,
+  hidden: r.hidden === 1,
+  seq: r.seq,
+  data: JSON.parse(r.data) as JsonObject,
+});
+const toConnection = (r: ConnectionRow): ConnectionRecord => ({
+  id: r.id,
+  clientId: r.client_id,
+  userId: r.user_id,
+  scopes: JSON.parse(r.scopes) as string[],
+  offline: r.offline === 1,
+  createdAt: r.created_at,
+});
+const toAccessToken = (r: AccessTokenRow): AccessTokenRecord => ({
+  hash: r.hash,
+  connectionId: r.connection_id,
+  expiresAt: r.expires_at,
+});
+const toRefreshToken = (r: RefreshTokenRow): RefreshTokenRecord => ({
+  hash: r.hash,
+  connectionId: r.connection_id,
+});
+function toChannel(r: ChannelRow): ChannelRecord {
+  const resource: ChannelResource =
+    r.resource_kind === 'events'
+      ? { kind: 'events', calendarId: r.resource_key }
+      : { kind: 'calendarList', userId: r.resource_key };
+  return {
+    id: r.id,
+    resourceId: r.resource_id,
+    resourceUri: r.resource_uri,
+    address: r.address,
+    token: r.token,
+    expiration: r.expiration,
+    connectionId: r.connection_id,
+    resource,
+    nextMessageNumber: r.next_message_number,
+    createdAt: r.created_at,
+  };
+}
+
+const b = (v: boolean): number => (v ? 1 : 0);
+const byId = (x: { id: string }, y: { id: string }): number => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0);
+
+/** Reads the applied schema version of an open database (0 for an empty one). */
+function schemaVersion(db: DatabaseSync): number {
+  const hasMeta = db
+    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'")
+    .get();
+  if (hasMeta === undefined) return 0;
+  const row = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get();
+  return row === undefined ? 0 : Number(row['value']);
+}
+
+/** Brings the schema up to SCHEMA_VERSION in one transaction; refuses newer databases. */
+function migrate(db: DatabaseSync, path: string): void {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const version = schemaVersion(db);
+    if (!Number.isInteger(version) || version < 0 || version > SCHEMA_VERSION) {
+      throw new SchemaVersionError(
+        `${path}: database schema version ${String(version)} is newer than this emulator ` +
+          `supports (${String(SCHEMA_VERSION)}); upgrade the emulator or use another --db file`,
+      );
+    }
+    for (let v = version; v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v] ?? '');
+    if (version !== SCHEMA_VERSION) {
+      db.prepare(
+        "INSERT INTO meta (key, value) VALUES ('schema_version', ?) " +
+          'ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+      ).run(String(SCHEMA_VERSION));
+    }
+    db.exec('COMMIT');
+  } catch (err) {
+    db.exec('ROLLBACK');
+    throw err;
+  }
+}
+
+export function openSqliteStore(path: string, sqlite: typeof import('node:sqlite')): SqliteStore {
+  const db = new sqlite.DatabaseSync(path);
+  try {
+    // busy_timeout first: another process may hold the file while we switch to WAL.
+    db.exec('PRAGMA busy_timeout = 5000');
+    db.exec('PRAGMA journal_mode = WAL');
+    db.exec('PRAGMA synchronous = NORMAL');
+    // Checkpoint every ~16 MB of WAL instead of ~4 MB: each checkpoint fsyncs, and fewer of them
+    // noticeably raise the rate of small write transactions.
+    db.exec('PRAGMA wal_autocheckpoint = 4000');
+    migrate(db, path);
+    return new SqliteStore(db);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
+export class SqliteStore implements Store {
+  readonly backend = 'sqlite' as const;
+  readonly #db: DatabaseSync;
+  /** Nesting depth of transaction(): 0 outside, 1 in the BEGIN, >1 in SAVEPOINTs. */
+  #depth = 0;
+  #closed = false;
+
+  readonly #begin: StatementSync;
+  readonly #commit: StatementSync;
+  readonly #rollback: StatementSync;
+  readonly #savepoint: StatementSync;
+  readonly #release: StatementSync;
+  readonly #rollbackTo: StatementSync;
+
+  readonly #getMeta: StatementSync;
+  readonly #setMeta: StatementSync;
+  readonly #nextSeq: StatementSync;
+
+  readonly #clear: StatementSync[];
+
+  readonly #putClient: StatementSync;
+  readonly #getClient: StatementSync;
+  readonly #listClients: StatementSync;
+
+  readonly #putUser: StatementSync;
+  readonly #getUser: StatementSync;
+  readonly #listUsers: StatementSync;
+  readonly #deleteUser: StatementSync[];
+
+  readonly #putCalendar: StatementSync;
+  readonly #getCalendar: StatementSync;
+  readonly #listCalendarsByOwner: StatementSync;
+
+  readonly #putEntry: StatementSync;
+  readonly #getEntry: StatementSync;
+  readonly #listEntries: StatementSync;
+
+  readonly #putEvent: StatementSync;
+  readonly #getEvent: StatementSync;
+  readonly #overlapping: StatementSync;
+  readonly #page: StatementSync;
+  readonly #changedSince: StatementSync;
+  readonly #exceptions: StatementSync;
+  readonly #byICalUID: StatementSync;
+  readonly #count: StatementSync;
+
+  readonly #putConnection: StatementSync;
+  readonly #getConnection: StatementSync;
+  readonly #listConnections: StatementSync;
+  readonly #deleteConnection: StatementSync[];
+
+  readonly #putAccessToken: StatementSync;
+  readonly #getAccessToken: StatementSync;
+  readonly #putRefreshToken: StatementSync;
+  readonly #getRefreshToken: StatementSync;
+
+  readonly #putChannel: StatementSync;
+  readonly #getChannel: StatementSync;
+  readonly #listChannels: StatementSync;
+  readonly #deleteChannel: StatementSync;
+
+  /** Use openSqliteStore, which configures and migrates the database first. */
+  constructor(db: DatabaseSync) {
+    this.#db = db;
+    const p = (sql: string): StatementSync => db.prepare(sql);
+
+    this.#begin = p('BEGIN IMMEDIATE');
+    this.#commit = p('COMMIT');
+    this.#rollback = p('ROLLBACK');
+    this.#savepoint = p('SAVEPOINT nested');
+    this.#release = p('RELEASE nested');
+    this.#rollbackTo = p('ROLLBACK TO nested');
+
+    this.#getMeta = p('SELECT value FROM meta WHERE key = ?');
+    this.#setMeta = p(
+      'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+    );
+    this.#nextSeq = p(
+      "UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'seq' RETURNING CAST(value AS INTEGER) AS seq",
+    );
+
+    this.#clear = [
+      'clients',
+      'users',
+      'calendars',
+      'calendar_list',
+      'events',
+      'connections',
+      'access_tokens',
+      'refresh_tokens',
+      'channels',
+    ].map((t) => p(`DELETE FROM ${t}`));
+
+    this.#putClient = p(
+      'INSERT INTO clients (id, secret_hash, redirect_uris) VALUES (?, ?, ?) ' +
+        'ON CONFLICT (id) DO UPDATE SET secret_hash = excluded.secret_hash, redirect_uris = excluded.redirect_uris',
+    );
+    this.#getClient = p('SELECT * FROM clients WHERE id = ?');
+    this.#listClients = p('SELECT * FROM clients ORDER BY id');
+
+    this.#putUser = p(
+      'INSERT INTO users (id, name, email, time_zone, position) VALUES (?, ?, ?, ?, ?) ' +
+        'ON CONFLICT (id) DO UPDATE SET name = excluded.name, email = excluded.email, ' +
+        'time_zone = excluded.time_zone, position = excluded.position',
+    );
+    this.#getUser = p('SELECT * FROM users WHERE id = ?');
+    this.#listUsers = p('SELECT * FROM users ORDER BY position, id');
+    // Each takes the user id once. Order matters: the subqueries read calendars and connections,
+    // which go last.
+    const ownCalendars = 'SELECT id FROM calendars WHERE owner_id = ?';
+    const ownConnections = 'SELECT id FROM connections WHERE user_id = ?';
+    this.#deleteUser = [
+      `DELETE FROM events WHERE calendar_id IN (${ownCalendars})`,
+      `DELETE FROM calendar_list WHERE calendar_id IN (${ownCalendars})`,
+      'DELETE FROM calendar_list WHERE user_id = ?',
+      `DELETE FROM channels WHERE resource_kind = 'events' AND resource_key IN (${ownCalendars})`,
+      "DELETE FROM channels WHERE resource_kind = 'calendarList' AND resource_key = ?",
+      `DELETE FROM channels WHERE connection_id IN (${ownConnections})`,
+      `DELETE FROM access_tokens WHERE connection_id IN (${ownConnections})`,
+      `DELETE FROM refresh_tokens WHERE connection_id IN (${ownConnections})`,
+      'DELETE FROM connections WHERE user_id = ?',
+      'DELETE FROM calendars WHERE owner_id = ?',
+      'DELETE FROM users WHERE id = ?',
+    ].map(p);
+
+    this.#putCalendar = p(
+      'INSERT INTO calendars (id, owner_id, is_primary, time_zone, seq, data) VALUES (?, ?, ?, ?, ?, ?) ' +
+        'ON CONFLICT (id) DO UPDATE SET owner_id = excluded.owner_id, is_primary = excluded.is_primary, ' +
+        'time_zone = excluded.time_zone, seq = excluded.seq, data = excluded.data',
+    );
+    this.#getCalendar = p('SELECT * FROM calendars WHERE id = ?');
+    this.#listCalendarsByOwner = p('SELECT * FROM calendars WHERE owner_id = ? ORDER BY id');
+
+    this.#putEntry = p(
+      'INSERT INTO calendar_list (user_id, calendar_id, deleted, hidden, seq, data) VALUES (?, ?, ?, ?, ?, ?) ' +
+        'ON CONFLICT (user_id, calendar_id) DO UPDATE SET deleted = excluded.deleted, ' +
+        'hidden = excluded.hidden, seq = excluded.seq, data = excluded.data',
+    );
+    this.#getEntry = p('SELECT * FROM calendar_list WHERE user_id = ? AND calendar_id = ?');
+    this.#listEntries = p('SELECT * FROM calendar_list WHERE user_id = ? ORDER BY calendar_id');
+
+    this.#putEvent = p(
+      'INSERT INTO events (calendar_id, id, seq, status, recurring, recurring_event_id, ' +
+        'original_start_ms, start_ms, end_ms, ical_uid, updated_ms, long, data) ' +
+        'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ' +
+        'ON CONFLICT (calendar_id, id) DO UPDATE SET seq = excluded.seq, status = excluded.status, ' +
+        'recurring = excluded.recurring, recurring_event_id = excluded.recurring_event_id, ' +
+        'original_start_ms = excluded.original_start_ms, start_ms = excluded.start_ms, ' +
+        'end_ms = excluded.end_ms, ical_uid = excluded.ical_uid, updated_ms = excluded.updated_ms, ' +
+        'long = excluded.long, data = excluded.data',
+    );
+    this.#getEvent = p(`SELECT ${EVENT_COLUMNS} FROM events WHERE calendar_id = ? AND id = ?`);
+    this.#overlapping = p(EVENT_QUERIES.overlapping);
+    this.#page = p(EVENT_QUERIES.page);
+    this.#changedSince = p(EVENT_QUERIES.changedSince);
+    this.#exceptions = p(EVENT_QUERIES.exceptions);
+    this.#byICalUID = p(EVENT_QUERIES.byICalUID);
+    this.#count = p(EVENT_QUERIES.count);
+
+    this.#putConnection = p(
+      'INSERT INTO connections (id, client_id, user_id, scopes, offline, created_at) VALUES (?, ?, ?, ?, ?, ?) ' +
+        'ON CONFLICT (id) DO UPDATE SET client_id = excluded.client_id, user_id = excluded.user_id, ' +
+        'scopes = excluded.scopes, offline = excluded.offline, created_at = excluded.created_at',
+    );
+    this.#getConnection = p('SELECT * FROM connections WHERE id = ?');
+    this.#listConnections = p('SELECT * FROM connections ORDER BY created_at, id');
+    this.#deleteConnection = [
+      'DELETE FROM access_tokens WHERE connection_id = ?',
+      'DELETE FROM refresh_tokens WHERE connection_id = ?',
+      'DELETE FROM channels WHERE connection_id = ?',
+      'DELETE FROM connections WHERE id = ?',
+    ].map(p);
+
+    this.#putAccessToken = p(
+      'INSERT INTO access_tokens (hash, connection_id, expires_at) VALUES (?, ?, ?) ' +
+        'ON CONFLICT (hash) DO UPDATE SET connection_id = excluded.connection_id, expires_at = excluded.expires_at',
+    );
+    this.#getAccessToken = p('SELECT * FROM access_tokens WHERE hash = ?');
+    this.#putRefreshToken = p(
+      'INSERT INTO refresh_tokens (hash, connection_id) VALUES (?, ?) ' +
+        'ON CONFLICT (hash) DO UPDATE SET connection_id = excluded.connection_id',
+    );
+    this.#getRefreshToken = p('SELECT * FROM refresh_tokens WHERE hash = ?');
+
+    this.#putChannel = p(
+      'INSERT INTO channels (id, resource_id, resource_uri, address, token, expiration, connection_id, ' +
+        'resource_kind, resource_key, next_message_number, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ' +
+        'ON CONFLICT (id) DO UPDATE SET resource_id = excluded.resource_id, resource_uri = excluded.resource_uri, ' +
+        'address = excluded.address, token = excluded.token, expiration = excluded.expiration, ' +
+        'connection_id = excluded.connection_id, resource_kind = excluded.resource_kind, ' +
+        'resource_key = excluded.resource_key, next_message_number = excluded.next_message_number, ' +
+        'created_at = excluded.created_at',
+    );
+    this.#getChannel = p('SELECT * FROM channels WHERE id = ?');
+    this.#listChannels = p('SELECT * FROM channels ORDER BY created_at, id');
+    this.#deleteChannel = p('DELETE FROM channels WHERE id = ?');
+  }
+
+  transaction<T>(fn: () => T): T {
+    const outer = this.#depth === 0;
+    (outer ? this.#begin : this.#savepoint).run();
+    this.#depth++;
+    let result: T;
+    try {
+      result = fn();
+      if (isThenable(result)) throw new TypeError('Store.transaction needs a synchronous function');
+    } catch (err) {
+      this.#depth--;
+      try {
+        if (outer) this.#rollback.run();
+        else {
+          this.#rollbackTo.run();
+          this.#release.run();
+        }
+      } catch {
+        // SQLite already rolled back on its own (some I/O errors do); the original error matters.
+      }
+      throw err;
+    }
+    this.#depth--;
+    if (outer) {
+      try {
+        this.#commit.run();
+      } catch (err) {
+        try {
+          this.#rollback.run();
+        } catch {
+          // nothing left to roll back
+        }
+        throw err;
+      }
+    } else {
+      this.#release.run();
+    }
+    return result;
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    // Fold the WAL back into the main file so the database is a single file at rest.
+    try {
+      this.#db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    } finally {
+      this.#db.close();
+    }
+  }
+
+  getMeta(key: string): string | undefined {
+    const row = this.#getMeta.get(key);
+    return row === undefined ? undefined : (row['value'] as string);
+  }
+  setMeta(key: string, value: string): void {
+    this.#setMeta.run(key, value);
+  }
+  nextSeq(): number {
+    const row = this.#nextSeq.get();
+    return row?.['seq'] as number;
+  }
+
+  clearWorkspace(): void {
+    this.transaction(() => {
+      for (const s of this.#clear) s.run();
+    });
+  }
+
+  putClient(c: ClientRecord): void {
+    this.#putClient.run(c.id, c.secretHash, JSON.stringify(c.redirectUris));
+  }
+  getClient(id: string): ClientRecord | undefined {
+    const r = rowAs<ClientRow>(this.#getClient.get(id));
+    return r && toClient(r);
+  }
+  listClients(): ClientRecord[] {
+    return rowsAs<ClientRow>(this.#listClients.all()).map(toClient);
+  }
+
+  putUser(u: UserRecord): void {
+    this.#putUser.run(u.id, u.name, u.email, u.timeZone, u.position);
+  }
+  getUser(id: string): UserRecord | undefined {
+    const r = rowAs<UserRow>(this.#getUser.get(id));
+    return r && toUser(r);
+  }
+  listUsers(): UserRecord[] {
+    return rowsAs<UserRow>(this.#listUsers.all()).map(toUser);
+  }
+  deleteUser(id: string): void {
+    this.transaction(() => {
+      for (const s of this.#deleteUser) s.run(id);
+    });
+  }
+
+  putCalendar(c: CalendarRecord): void {
+    this.#putCalendar.run(c.id, c.ownerId, b(c.primary), c.timeZone, c.seq, JSON.stringify(c.data));
+  }
+  getCalendar(id: string): CalendarRecord | undefined {
+    const r = rowAs<CalendarRow>(this.#getCalendar.get(id));
+    return r && toCalendar(r);
+  }
+  listCalendarsByOwner(ownerId: string): CalendarRecord[] {
+    return rowsAs<CalendarRow>(this.#listCalendarsByOwner.all(ownerId)).map(toCalendar);
+  }
+
+  putCalendarListEntry(e: CalendarListEntryRecord): void {
+    this.#putEntry.run(e.userId, e.calendarId, b(e.deleted), b(e.hidden), e.seq, JSON.stringify(e.data));
+  }
+  getCalendarListEntry(userId: string, calendarId: string): CalendarListEntryRecord | undefined {
+    const r = rowAs<EntryRow>(this.#getEntry.get(userId, calendarId));
+    return r && toEntry(r);
+  }
+  listCalendarListEntries(userId: string): CalendarListEntryRecord[] {
+    return rowsAs<EntryRow>(this.#listEntries.all(userId)).map(toEntry);
+  }
+
+  putEvent(e: EventRecord): void {
+    this.#putEvent.run(
+      e.calendarId,
+      e.id,
+      e.seq,
+      e.status,
+      b(e.recurring),
+      e.recurringEventId,
+      e.originalStartMs,
+      e.startMs,
+      e.endMs,
+      e.iCalUID,
+      e.updatedMs,
+      b(isLongEvent(e)),
+      JSON.stringify(e.data),
+    );
+  }
+  getEvent(calendarId: string, id: string): EventRecord | undefined {
+    const r = rowAs<EventRow>(this.#getEvent.get(calendarId, id));
+    return r && toEvent(r);
+  }
+  listEventsOverlapping(calendarId: string, fromMs: number, toMs: number): EventRecord[] {
+    const args: SQLInputValue[] = [calendarId, fromMs - SHORT_EVENT_MAX_MS, toMs, fromMs, calendarId, toMs, fromMs];
+    return rowsAs<EventRow>(this.#overlapping.all(...args)).map(toEvent);
+  }
+  listEventsPage(calendarId: string, afterId: string, limit: number): EventRecord[] {
+    return rowsAs<EventRow>(this.#page.all(calendarId, afterId, limit)).map(toEvent);
+  }
+  listEventsChangedSince(calendarId: string, afterSeq: number, limit: number): EventRecord[] {
+    return rowsAs<EventRow>(this.#changedSince.all(calendarId, afterSeq, limit)).map(toEvent);
+  }
+  listExceptions(calendarId: string, recurringEventId: string): EventRecord[] {
+    return rowsAs<EventRow>(this.#exceptions.all(calendarId, recurringEventId)).map(toEvent).sort(byId);
+  }
+  listEventsByICalUID(calendarId: string, iCalUID: string): EventRecord[] {
+    return rowsAs<EventRow>(this.#byICalUID.all(calendarId, iCalUID)).map(toEvent).sort(byId);
+  }
+  countEvents(calendarId: string): number {
+    return this.#count.get(calendarId)?.['n'] as number;
+  }
+
+  putConnection(c: ConnectionRecord): void {
+    this.#putConnection.run(c.id, c.clientId, c.userId, JSON.stringify(c.scopes), b(c.offline), c.createdAt);
+  }
+  getConnection(id: string): ConnectionRecord | undefined {
+    const r = rowAs<ConnectionRow>(this.#getConnection.get(id));
+    return r && toConnection(r);
+  }
+  listConnections(): ConnectionRecord[] {
+    return rowsAs<ConnectionRow>(this.#listConnections.all()).map(toConnection);
+  }
+  deleteConnection(id: string): void {
+    this.transaction(() => {
+      for (const s of this.#deleteConnection) s.run(id);
+    });
+  }
+
+  putAccessToken(t: AccessTokenRecord): void {
+    this.#putAccessToken.run(t.hash, t.connectionId, t.expiresAt);
+  }
+  getAccessToken(hash: string): AccessTokenRecord | undefined {
+    const r = rowAs<AccessTokenRow>(this.#getAccessToken.get(hash));
+    return r && toAccessToken(r);
+  }
+  putRefreshToken(t: RefreshTokenRecord): void {
+    this.#putRefreshToken.run(t.hash, t.connectionId);
+  }
+  getRefreshToken(hash: string): RefreshTokenRecord | undefined {
+    const r = rowAs<RefreshTokenRow>(this.#getRefreshToken.get(hash));
+    return r && toRefreshToken(r);
+  }
+
+  putChannel(c: ChannelRecord): void {
+    const [kind, key] =
+      c.resource.kind === 'events' ? ['events', c.resource.calendarId] : ['calendarList', c.resource.userId];
+    this.#putChannel.run(
+      c.id,
+      c.resourceId,
+      c.resourceUri,
+      c.address,
+      c.token,
+      c.expiration,
+      c.connectionId,
+      kind,
+      key,
+      c.nextMessageNumber,
+      c.createdAt,
+    );
+  }
+  getChannel(id: string): ChannelRecord | undefined {
+    const r = rowAs<ChannelRow>(this.#getChannel.get(id));
+    return r && toChannel(r);
+  }
+  listChannels(): ChannelRecord[] {
+    return rowsAs<ChannelRow>(this.#listChannels.all()).map(toChannel);
+  }
+  deleteChannel(id: string): void {
+    this.#deleteChannel.run(id);
+  }
+}
+
+function isThenable(v: unknown): boolean {
+  return (
+    typeof v === 'object' && v !== null && typeof (v as { then?: unknown }).then === 'function'
+  );
+}

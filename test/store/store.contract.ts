@@ -1,0 +1,777 @@
+// The Store contract: every backend must pass this suite (store.test.ts runs it on each).
+// Each test opens a fresh, empty store and closes it at the end.
+
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type {
+  AccessTokenRecord,
+  CalendarListEntryRecord,
+  CalendarRecord,
+  ChannelRecord,
+  ClientRecord,
+  ConnectionRecord,
+  EventRecord,
+  RefreshTokenRecord,
+  Store,
+  UserRecord,
+} from '../../src/store/store.ts';
+
+export interface ContractOptions {
+  /** Closes the store and opens the same database again (persistent backends only). */
+  reopen?: (store: Store) => Store | Promise<Store>;
+}
+
+const DAY = 24 * 60 * 60 * 1000;
+const WEEK = 7 * DAY;
+const T0 = Date.UTC(2024, 0, 1);
+
+export function user(id: string, position = 0, extra: Partial<UserRecord> = {}): UserRecord {
+  return { id, name: `User ${id}`, email: `${id}@example.test`, timeZone: 'Europe/Paris', position, ...extra };
+}
+export function client(id: string): ClientRecord {
+  return { id, secretHash: `hash-${id}`, redirectUris: [`http://127.0.0.1/${id}/cb`, 'http://localhost/cb'] };
+}
+export function calendar(id: string, ownerId: string, extra: Partial<CalendarRecord> = {}): CalendarRecord {
+  return { id, ownerId, primary: false, timeZone: 'UTC', seq: 1, data: { summary: `Calendar ${id}` }, ...extra };
+}
+export function entry(userId: string, calendarId: string, extra: Partial<CalendarListEntryRecord> = {}): CalendarListEntryRecord {
+  return { userId, calendarId, deleted: false, hidden: false, seq: 1, data: { colorId: '7' }, ...extra };
+}
+export function event(calendarId: string, id: string, extra: Partial<EventRecord> = {}): EventRecord {
+  return {
+    calendarId,
+    id,
+    seq: 1,
+    status: 'confirmed',
+    recurring: false,
+    recurringEventId: null,
+    originalStartMs: null,
+    startMs: T0,
+    endMs: T0 + 60 * 60 * 1000,
+    iCalUID: `${id}@example.test`,
+    updatedMs: T0,
+    data: { summary: `Event ${id}`, attendees: [{ email: 'a@example.test', optional: false }], n: 1.5, x: null },
+    ...extra,
+  };
+}
+export function connection(id: string, userId: string, extra: Partial<ConnectionRecord> = {}): ConnectionRecord {
+  return { id, clientId: 'client-1', userId, scopes: ['openid', 'https://www.googleapis.com/auth/calendar'], offline: true, createdAt: T0, ...extra };
+}
+export function accessToken(hash: string, connectionId: string, expiresAt = T0 + 3600_000): AccessTokenRecord {
+  return { hash, connectionId, expiresAt };
+}
+export function refreshToken(hash: string, connectionId: string): RefreshTokenRecord {
+  return { hash, connectionId };
+}
+export function channel(id: string, connectionId: string, extra: Partial<ChannelRecord> = {}): ChannelRecord {
+  return {
+    id,
+    resourceId: `res-${id}`,
+    resourceUri: `https://www.googleapis.com/calendar/v3/calendars/c/events`,
+    address: 'https://hooks.example.test/notify',
+    token: null,
+    expiration: T0 + DAY,
+    connectionId,
+    resource: { kind: 'events', calendarId: 'c' },
+    nextMessageNumber: 1,
+    createdAt: T0,
+    ...extra,
+  };
+}
+
+const ids = (events: EventRecord[]): string[] => events.map((e) => e.id).sort();
+
+/** Every id of every event of a calendar, through listEventsPage. */
+function allEvents(s: Store, calendarId: string): EventRecord[] {
+  return s.listEventsPage(calendarId, '', 1_000_000);
+}
+
+/** A comparable picture of everything reachable from the given keys. */
+function snapshot(s: Store, keys: { users: string[]; calendars: string[]; hashes: string[]; meta: string[] }): unknown {
+  return {
+    clients: s.listClients(),
+    users: s.listUsers(),
+    calendars: keys.users.map((u) => s.listCalendarsByOwner(u)),
+    calendarsById: keys.calendars.map((c) => s.getCalendar(c) ?? null),
+    entries: keys.users.map((u) => s.listCalendarListEntries(u)),
+    events: keys.calendars.map((c) => allEvents(s, c)),
+    counts: keys.calendars.map((c) => s.countEvents(c)),
+    bySeq: keys.calendars.map((c) => s.listEventsChangedSince(c, 0, 1000)),
+    overlapping: keys.calendars.map((c) => ids(s.listEventsOverlapping(c, T0 - 365 * DAY, T0 + 365 * DAY))),
+    connections: s.listConnections(),
+    access: keys.hashes.map((h) => s.getAccessToken(h) ?? null),
+    refresh: keys.hashes.map((h) => s.getRefreshToken(h) ?? null),
+    channels: s.listChannels(),
+    meta: keys.meta.map((k) => s.getMeta(k) ?? null),
+  };
+}
+
+export function storeContract(name: string, open: () => Promise<Store> | Store, opts: ContractOptions = {}): void {
+  async function withStore(fn: (s: Store) => void | Promise<void>): Promise<void> {
+    const s = await open();
+    try {
+      await fn(s);
+    } finally {
+      s.close();
+    }
+  }
+
+  describe(`Store contract: ${name}`, () => {
+    it('reports its backend', () =>
+      withStore((s) => {
+        assert.ok(s.backend === 'sqlite' || s.backend === 'memory');
+      }));
+
+    describe('meta and sequence', () => {
+      it('gets, sets and overwrites meta values', () =>
+        withStore((s) => {
+          assert.equal(s.getMeta('fixture'), undefined);
+          s.setMeta('fixture', 'a');
+          assert.equal(s.getMeta('fixture'), 'a');
+          s.setMeta('fixture', '');
+          assert.equal(s.getMeta('fixture'), '');
+        }));
+
+      it('nextSeq is positive and strictly increasing', () =>
+        withStore((s) => {
+          let last = 0;
+          for (let i = 0; i < 200; i++) {
+            const n = s.nextSeq();
+            assert.ok(Number.isSafeInteger(n));
+            assert.ok(n > last, `${n} > ${last}`);
+            last = n;
+          }
+          last = s.transaction(() => s.nextSeq());
+          assert.ok(s.nextSeq() > last);
+        }));
+    });
+
+    describe('clients and users', () => {
+      it('puts, gets, replaces and lists clients by id', () =>
+        withStore((s) => {
+          assert.equal(s.getClient('b'), undefined);
+          s.putClient(client('b'));
+          s.putClient(client('a'));
+          assert.deepEqual(s.getClient('b'), client('b'));
+          s.putClient({ ...client('b'), redirectUris: [] });
+          assert.deepEqual(s.getClient('b')?.redirectUris, []);
+          assert.deepEqual(s.listClients().map((c) => c.id), ['a', 'b']);
+        }));
+
+      it('lists users by position, then id', () =>
+        withStore((s) => {
+          s.putUser(user('z', 1));
+          s.putUser(user('y', 2));
+          s.putUser(user('x', 3));
+          s.putUser(user('w', 2));
+          assert.deepEqual(s.listUsers().map((u) => u.id), ['z', 'w', 'y', 'x']);
+          assert.deepEqual(s.getUser('y'), user('y', 2));
+          s.putUser(user('x', 0, { name: 'Renamed' }));
+          assert.deepEqual(s.listUsers().map((u) => u.id), ['x', 'z', 'w', 'y']);
+          assert.equal(s.getUser('x')?.name, 'Renamed');
+          assert.equal(s.getUser('nobody'), undefined);
+        }));
+    });
+
+    describe('calendars and calendar list', () => {
+      it('puts, gets, replaces and lists calendars by owner', () =>
+        withStore((s) => {
+          s.putCalendar(calendar('c2', 'u1'));
+          s.putCalendar(calendar('c1', 'u1', { primary: true, data: { summary: 'Main', nested: { a: [1, 'x', true] } } }));
+          s.putCalendar(calendar('c3', 'u2'));
+          assert.deepEqual(s.getCalendar('c1'), calendar('c1', 'u1', { primary: true, data: { summary: 'Main', nested: { a: [1, 'x', true] } } }));
+          assert.equal(s.getCalendar('c2')?.primary, false);
+          assert.deepEqual(s.listCalendarsByOwner('u1').map((c) => c.id), ['c1', 'c2']);
+          assert.deepEqual(s.listCalendarsByOwner('nobody'), []);
+          s.putCalendar(calendar('c2', 'u2', { seq: 9 }));
+          assert.deepEqual(s.listCalendarsByOwner('u1').map((c) => c.id), ['c1']);
+          assert.deepEqual(s.listCalendarsByOwner('u2').map((c) => c.id), ['c2', 'c3']);
+          assert.equal(s.getCalendar('c2')?.seq, 9);
+        }));
+
+      it('keeps list entries per user, deleted ones included, ordered by calendar id', () =>
+        withStore((s) => {
+          s.putCalendarListEntry(entry('u1', 'cb'));
+          s.putCalendarListEntry(entry('u1', 'ca', { hidden: true }));
+          s.putCalendarListEntry(entry('u1', 'cc', { deleted: true }));
+          s.putCalendarListEntry(entry('u2', 'ca'));
+          assert.deepEqual(s.listCalendarListEntries('u1').map((e) => e.calendarId), ['ca', 'cb', 'cc']);
+          assert.deepEqual(s.getCalendarListEntry('u1', 'ca'), entry('u1', 'ca', { hidden: true }));
+          assert.equal(s.getCalendarListEntry('u1', 'cc')?.deleted, true);
+          assert.equal(s.getCalendarListEntry('u2', 'cb'), undefined);
+          s.putCalendarListEntry(entry('u1', 'cc', { deleted: false, seq: 5, data: { summaryOverride: 'x' } }));
+          assert.deepEqual(s.getCalendarListEntry('u1', 'cc'), entry('u1', 'cc', { seq: 5, data: { summaryOverride: 'x' } }));
+          assert.deepEqual(s.listCalendarListEntries('u2').map((e) => e.calendarId), ['ca']);
+          assert.deepEqual(s.listCalendarListEntries('nobody'), []);
+        }));
+    });
+
+    describe('events', () => {
+      it('puts, gets and replaces events with every field', () =>
+        withStore((s) => {
+          const master = event('c', 'm', { recurring: true, endMs: Number.MAX_SAFE_INTEGER, seq: 3 });
+          const exception = event('c', 'm_20240102', {
+            status: 'cancelled',
+            recurringEventId: 'm',
+            originalStartMs: T0 + DAY,
+            iCalUID: master.iCalUID,
+            updatedMs: T0 + 5,
+          });
+          s.putEvent(master);
+          s.putEvent(exception);
+          assert.deepEqual(s.getEvent('c', 'm'), master);
+          assert.deepEqual(s.getEvent('c', 'm_20240102'), exception);
+          assert.equal(s.getEvent('other', 'm'), undefined);
+          const replaced = event('c', 'm', { status: 'tentative', seq: 4, data: { summary: 'new' } });
+          s.putEvent(replaced);
+          assert.deepEqual(s.getEvent('c', 'm'), replaced);
+          assert.equal(s.countEvents('c'), 2);
+          assert.equal(s.countEvents('other'), 0);
+        }));
+
+      it('isolates stored records from the objects passed in and handed out', () =>
+        withStore((s) => {
+          const e = event('c', 'e');
+          s.putEvent(e);
+          (e.data['attendees'] as { email: string }[])[0]!.email = 'changed-input@example.test';
+          e.seq = 99;
+          const got = s.getEvent('c', 'e')!;
+          assert.deepEqual(got, event('c', 'e'));
+          got.data['summary'] = 'changed-output';
+          (got.data['attendees'] as { email: string }[]).push({ email: 'x' });
+          got.seq = 42;
+          assert.deepEqual(s.getEvent('c', 'e'), event('c', 'e'));
+          const listed = s.listEventsPage('c', '', 10)[0]!;
+          listed.data['summary'] = 'changed-list';
+          assert.deepEqual(s.getEvent('c', 'e'), event('c', 'e'));
+
+          const cl = client('k');
+          s.putClient(cl);
+          cl.redirectUris.push('http://evil.test/');
+          s.getClient('k')!.redirectUris.push('http://evil.test/');
+          assert.deepEqual(s.getClient('k'), client('k'));
+        }));
+
+      it('counts and pages events by id, per calendar', () =>
+        withStore((s) => {
+          const idList = Array.from({ length: 57 }, (_, i) => `ev${String(i).padStart(3, '0')}`);
+          const shuffled = [...idList].sort(() => Math.random() - 0.5);
+          for (const id of shuffled) s.putEvent(event('c', id));
+          s.putEvent(event('d', 'ev000'));
+          assert.equal(s.countEvents('c'), 57);
+          const seen: string[] = [];
+          let after = '';
+          for (;;) {
+            const page = s.listEventsPage('c', after, 10);
+            assert.ok(page.length <= 10);
+            if (page.length === 0) break;
+            for (const e of page) assert.equal(e.calendarId, 'c');
+            seen.push(...page.map((e) => e.id));
+            after = page[page.length - 1]!.id;
+          }
+          assert.deepEqual(seen, idList);
+          // afterId need not exist.
+          assert.deepEqual(s.listEventsPage('c', 'ev0105', 3).map((e) => e.id), ['ev011', 'ev012', 'ev013']);
+          assert.deepEqual(s.listEventsPage('c', '', 0), []);
+          assert.deepEqual(s.listEventsPage('c', 'ev056', 10), []);
+          assert.deepEqual(s.listEventsPage('none', '', 10), []);
+          // Replacing does not duplicate or reorder.
+          s.putEvent(event('c', 'ev010', { seq: 7 }));
+          assert.equal(s.countEvents('c'), 57);
+          assert.deepEqual(allEvents(s, 'c').map((e) => e.id), idList);
+        }));
+
+      it('lists events changed since a seq, in seq order, with paging', () =>
+        withStore((s) => {
+          for (let i = 1; i <= 30; i++) s.putEvent(event('c', `e${31 - i}`, { seq: i * 2 }));
+          s.putEvent(event('d', 'x', { seq: 5 }));
+          // e30 had seq 2; rewriting it moves it to the end.
+          s.putEvent(event('c', 'e30', { seq: 100 }));
+          const all = s.listEventsChangedSince('c', 0, 1000);
+          assert.equal(all.length, 30);
+          assert.deepEqual(all.map((e) => e.seq), [...Array.from({ length: 29 }, (_, i) => (i + 2) * 2), 100]);
+          assert.equal(all[29]!.id, 'e30');
+          assert.deepEqual(s.listEventsChangedSince('c', 10, 3).map((e) => e.seq), [12, 14, 16]);
+          assert.deepEqual(s.listEventsChangedSince('c', 11, 2).map((e) => e.seq), [12, 14]);
+          assert.deepEqual(s.listEventsChangedSince('c', 100, 10), []);
+          assert.deepEqual(s.listEventsChangedSince('c', 0, 0), []);
+          // Paging through reaches every event exactly once.
+          const seen: string[] = [];
+          let after = 0;
+          for (;;) {
+            const page = s.listEventsChangedSince('c', after, 7);
+            if (page.length === 0) break;
+            seen.push(...page.map((e) => e.id));
+            after = page[page.length - 1]!.seq;
+          }
+          assert.equal(new Set(seen).size, 30);
+          assert.equal(seen.length, 30);
+        }));
+
+      it('lists the exceptions of a series', () =>
+        withStore((s) => {
+          s.putEvent(event('c', 'm', { recurring: true, endMs: Number.MAX_SAFE_INTEGER }));
+          s.putEvent(event('c', 'm_1', { recurringEventId: 'm', originalStartMs: T0 + DAY }));
+          s.putEvent(event('c', 'm_2', { recurringEventId: 'm', originalStartMs: T0 + 2 * DAY, status: 'cancelled' }));
+          s.putEvent(event('c', 'n_1', { recurringEventId: 'n', originalStartMs: T0 + DAY }));
+          s.putEvent(event('d', 'm_3', { recurringEventId: 'm', originalStartMs: T0 + 3 * DAY }));
+          assert.deepEqual(ids(s.listExceptions('c', 'm')), ['m_1', 'm_2']);
+          assert.deepEqual(ids(s.listExceptions('c', 'n')), ['n_1']);
+          assert.deepEqual(ids(s.listExceptions('d', 'm')), ['m_3']);
+          assert.deepEqual(s.listExceptions('c', 'none'), []);
+          s.putEvent(event('c', 'm_1'));
+          assert.deepEqual(ids(s.listExceptions('c', 'm')), ['m_2']);
+          s.putEvent(event('c', 'm_1', { recurringEventId: 'n' }));
+          assert.deepEqual(ids(s.listExceptions('c', 'n')), ['m_1', 'n_1']);
+        }));
+
+      it('finds events by iCalUID', () =>
+        withStore((s) => {
+          s.putEvent(event('c', 'a', { iCalUID: 'u1' }));
+          s.putEvent(event('c', 'b', { iCalUID: 'u1', recurringEventId: 'a' }));
+          s.putEvent(event('c', 'x', { iCalUID: 'u2' }));
+          s.putEvent(event('d', 'y', { iCalUID: 'u1' }));
+          assert.deepEqual(ids(s.listEventsByICalUID('c', 'u1')), ['a', 'b']);
+          assert.deepEqual(ids(s.listEventsByICalUID('d', 'u1')), ['y']);
+          assert.deepEqual(s.listEventsByICalUID('c', 'u3'), []);
+          s.putEvent(event('c', 'b', { iCalUID: 'u2' }));
+          assert.deepEqual(ids(s.listEventsByICalUID('c', 'u1')), ['a']);
+          assert.deepEqual(ids(s.listEventsByICalUID('c', 'u2')), ['b', 'x']);
+        }));
+    });
+
+    describe('listEventsOverlapping', () => {
+      const from = T0 + 100 * DAY + 3_600_000;
+      const to = from + WEEK;
+
+      it('uses half-open intervals: startMs < to and endMs > from', () =>
+        withStore((s) => {
+          const put = (id: string, startMs: number, endMs: number): void => s.putEvent(event('c', id, { startMs, endMs }));
+          put('ends-at-from', from - 3_600_000, from);
+          put('ends-just-after-from', from - 3_600_000, from + 1);
+          put('starts-at-to', to, to + 3_600_000);
+          put('starts-just-before-to', to - 1, to + 3_600_000);
+          put('inside', from + DAY, from + DAY + 1);
+          put('covers', from - 1, to + 1);
+          put('zero-length-inside', from + DAY, from + DAY);
+          put('zero-length-at-from', from, from);
+          put('zero-length-at-to', to, to);
+          put('before', from - 3 * DAY, from - 2 * DAY);
+          put('after', to + DAY, to + 2 * DAY);
+          s.putEvent(event('other', 'other-calendar', { startMs: from + DAY, endMs: from + 2 * DAY }));
+          assert.deepEqual(ids(s.listEventsOverlapping('c', from, to)), [
+            'covers',
+            'ends-just-after-from',
+            'inside',
+            'starts-just-before-to',
+            'zero-length-inside',
+          ].sort());
+          assert.deepEqual(s.listEventsOverlapping('none', from, to), []);
+          // The rule is the formula, even for an inverted window (the API layer rejects those).
+          assert.deepEqual(ids(s.listEventsOverlapping('c', to, from)), ['covers']);
+        }));
+
+      it('finds events of exactly 7 days and just over, and long events', () =>
+        withStore((s) => {
+          const put = (id: string, startMs: number, endMs: number, recurring = false): void =>
+            s.putEvent(event('c', id, { startMs, endMs, recurring }));
+          put('week-ending-at-from', from - WEEK, from);
+          put('week-ending-after-from', from - WEEK + 1, from + 1);
+          put('week+1-ending-at-from', from - WEEK - 1, from);
+          put('week+1-ending-after-from', from - WEEK, from + 1);
+          put('week+1ms-ending-just-after', from - WEEK - 1 + 1, from + 1);
+          put('month-covering', from - 30 * DAY, to + 30 * DAY);
+          put('month-ending-inside', from - 30 * DAY, from + DAY);
+          put('month-before', from - 60 * DAY, from - 30 * DAY);
+          put('years-long', from - 900 * DAY, to + 900 * DAY);
+          put('series-unbounded', from - 400 * DAY, Number.MAX_SAFE_INTEGER, true);
+          put('series-ended', from - 400 * DAY, from - 10 * DAY, true);
+          put('series-later', to, Number.MAX_SAFE_INTEGER, true);
+          put('series-short-span', from + DAY, from + DAY + 3_600_000, true);
+          put('series-short-span-before', from - 2 * DAY, from - DAY, true);
+          assert.deepEqual(ids(s.listEventsOverlapping('c', from, to)), [
+            'month-covering',
+            'month-ending-inside',
+            'series-short-span',
+            'series-unbounded',
+            'week+1-ending-after-from',
+            'week+1ms-ending-just-after',
+            'week-ending-after-from',
+            'years-long',
+          ].sort());
+        }));
+
+      it('follows replacements between short, long and recurring', () =>
+        withStore((s) => {
+          s.putEvent(event('c', 'e', { startMs: from - 30 * DAY, endMs: to + DAY }));
+          assert.deepEqual(ids(s.listEventsOverlapping('c', from, to)), ['e']);
+          s.putEvent(event('c', 'e', { startMs: to + DAY, endMs: to + 2 * DAY }));
+          assert.deepEqual(ids(s.listEventsOverlapping('c', from, to)), []);
+          s.putEvent(event('c', 'e', { startMs: from - 300 * DAY, endMs: Number.MAX_SAFE_INTEGER, recurring: true }));
+          assert.deepEqual(ids(s.listEventsOverlapping('c', from, to)), ['e']);
+          s.putEvent(event('c', 'e', { startMs: from - 300 * DAY, endMs: from - 299 * DAY }));
+          assert.deepEqual(ids(s.listEventsOverlapping('c', from, to)), []);
+          s.putEvent(event('c', 'e', { startMs: from + DAY, endMs: from + 2 * DAY }));
+          assert.deepEqual(ids(s.listEventsOverlapping('c', from, to)), ['e']);
+          assert.equal(s.countEvents('c'), 1);
+        }));
+
+      it('agrees with a brute-force filter on random events and windows', () =>
+        withStore((s) => {
+          let seed = 12345;
+          const rand = (): number => {
+            seed = (seed * 1103515245 + 12345) % 2147483648;
+            return seed / 2147483648;
+          };
+          const spans = [0, 1, 3_600_000, DAY, WEEK - 1, WEEK, WEEK + 1, 20 * DAY];
+          const events: EventRecord[] = [];
+          for (let i = 0; i < 600; i++) {
+            const startMs = T0 + Math.floor(rand() * 200 * DAY) - 50 * DAY;
+            const recurring = rand() < 0.05;
+            const span = spans[Math.floor(rand() * spans.length)]!;
+            const endMs = recurring && rand() < 0.5 ? Number.MAX_SAFE_INTEGER : startMs + span;
+            const e = event('c', `r${i}`, { startMs, endMs, recurring });
+            events.push(e);
+            s.putEvent(e);
+          }
+          for (let w = 0; w < 60; w++) {
+            const wFrom = T0 + Math.floor(rand() * 250 * DAY) - 80 * DAY;
+            const wTo = wFrom + [1, 3_600_000, DAY, WEEK, 40 * DAY][w % 5]!;
+            const expected = events.filter((e) => e.startMs < wTo && e.endMs > wFrom).map((e) => e.id).sort();
+            assert.deepEqual(ids(s.listEventsOverlapping('c', wFrom, wTo)), expected, `window ${wFrom}..${wTo}`);
+          }
+          const everything = s.listEventsOverlapping('c', -8.64e15, Number.MAX_SAFE_INTEGER);
+          assert.equal(everything.length, events.length);
+        }));
+    });
+
+    describe('connections, tokens and channels', () => {
+      it('puts, gets and lists connections by createdAt, then id', () =>
+        withStore((s) => {
+          s.putConnection(connection('k2', 'u1', { createdAt: T0 + 5 }));
+          s.putConnection(connection('k1', 'u1', { createdAt: T0 + 5, offline: false, scopes: [] }));
+          s.putConnection(connection('k3', 'u2', { createdAt: T0 }));
+          assert.deepEqual(s.listConnections().map((c) => c.id), ['k3', 'k1', 'k2']);
+          assert.deepEqual(s.getConnection('k1'), connection('k1', 'u1', { createdAt: T0 + 5, offline: false, scopes: [] }));
+          assert.equal(s.getConnection('k1')?.offline, false);
+          assert.equal(s.getConnection('nope'), undefined);
+        }));
+
+      it('puts and gets access and refresh tokens by hash', () =>
+        withStore((s) => {
+          s.putAccessToken(accessToken('h1', 'k1'));
+          s.putRefreshToken(refreshToken('h2', 'k1'));
+          assert.deepEqual(s.getAccessToken('h1'), accessToken('h1', 'k1'));
+          assert.equal(s.getAccessToken('h2'), undefined);
+          assert.deepEqual(s.getRefreshToken('h2'), refreshToken('h2', 'k1'));
+          assert.equal(s.getRefreshToken('h1'), undefined);
+          s.putAccessToken(accessToken('h1', 'k2', T0));
+          assert.deepEqual(s.getAccessToken('h1'), accessToken('h1', 'k2', T0));
+          s.putRefreshToken(refreshToken('h2', 'k2'));
+          assert.deepEqual(s.getRefreshToken('h2'), refreshToken('h2', 'k2'));
+        }));
+
+      it('puts, gets, lists and deletes channels', () =>
+        withStore((s) => {
+          const a = channel('ch-a', 'k1', { token: 'secret', createdAt: T0 + 1 });
+          const b = channel('ch-b', 'k1', { resource: { kind: 'calendarList', userId: 'u1' } });
+          s.putChannel(a);
+          s.putChannel(b);
+          assert.deepEqual(s.getChannel('ch-a'), a);
+          assert.deepEqual(s.getChannel('ch-b'), b);
+          assert.deepEqual(s.listChannels().map((c) => c.id), ['ch-b', 'ch-a']);
+          s.putChannel({ ...a, nextMessageNumber: 2 });
+          assert.equal(s.getChannel('ch-a')?.nextMessageNumber, 2);
+          s.deleteChannel('ch-a');
+          s.deleteChannel('ch-missing');
+          assert.equal(s.getChannel('ch-a'), undefined);
+          assert.deepEqual(s.listChannels(), [b]);
+        }));
+
+      it('deleteConnection removes its tokens and channels and nothing else', () =>
+        withStore((s) => {
+          s.putConnection(connection('k1', 'u1'));
+          s.putConnection(connection('k2', 'u1'));
+          s.putAccessToken(accessToken('a1', 'k1'));
+          s.putAccessToken(accessToken('a1b', 'k1'));
+          s.putAccessToken(accessToken('a2', 'k2'));
+          s.putRefreshToken(refreshToken('r1', 'k1'));
+          s.putRefreshToken(refreshToken('r2', 'k2'));
+          s.putChannel(channel('c1', 'k1'));
+          s.putChannel(channel('c2', 'k2'));
+          s.deleteConnection('k1');
+          assert.equal(s.getConnection('k1'), undefined);
+          assert.equal(s.getAccessToken('a1'), undefined);
+          assert.equal(s.getAccessToken('a1b'), undefined);
+          assert.equal(s.getRefreshToken('r1'), undefined);
+          assert.equal(s.getChannel('c1'), undefined);
+          assert.deepEqual(s.listConnections().map((c) => c.id), ['k2']);
+          assert.deepEqual(s.getAccessToken('a2'), accessToken('a2', 'k2'));
+          assert.deepEqual(s.getRefreshToken('r2'), refreshToken('r2', 'k2'));
+          assert.deepEqual(s.listChannels().map((c) => c.id), ['c2']);
+          s.deleteConnection('missing');
+          assert.equal(s.listConnections().length, 1);
+        }));
+    });
+
+    describe('cascades and clearing', () => {
+      /** Two users with calendars, shared entries, events, connections, tokens, channels. */
+      function seed(s: Store): void {
+        s.putClient(client('client-1'));
+        s.putUser(user('alice', 0));
+        s.putUser(user('bob', 1));
+        s.putCalendar(calendar('alice@example.test', 'alice', { primary: true }));
+        s.putCalendar(calendar('alice-team', 'alice'));
+        s.putCalendar(calendar('bob@example.test', 'bob', { primary: true }));
+        s.putCalendarListEntry(entry('alice', 'alice@example.test'));
+        s.putCalendarListEntry(entry('alice', 'alice-team'));
+        s.putCalendarListEntry(entry('alice', 'bob@example.test'));
+        s.putCalendarListEntry(entry('bob', 'bob@example.test'));
+        s.putCalendarListEntry(entry('bob', 'alice-team'));
+        for (const cal of ['alice@example.test', 'alice-team', 'bob@example.test']) {
+          s.putEvent(event(cal, 'e1'));
+          s.putEvent(event(cal, 'e2', { startMs: T0 - 60 * DAY, endMs: T0 + 60 * DAY }));
+        }
+        s.putConnection(connection('ka', 'alice'));
+        s.putConnection(connection('kb', 'bob'));
+        s.putAccessToken(accessToken('ha', 'ka'));
+        s.putRefreshToken(refreshToken('hra', 'ka'));
+        s.putAccessToken(accessToken('hb', 'kb'));
+        s.putRefreshToken(refreshToken('hrb', 'kb'));
+        s.putChannel(channel('ch-alice-on-bob', 'ka', { resource: { kind: 'events', calendarId: 'bob@example.test' } }));
+        s.putChannel(channel('ch-alice-list', 'ka', { resource: { kind: 'calendarList', userId: 'alice' } }));
+        s.putChannel(channel('ch-bob-on-alice-team', 'kb', { resource: { kind: 'events', calendarId: 'alice-team' } }));
+        s.putChannel(channel('ch-bob-own', 'kb', { resource: { kind: 'events', calendarId: 'bob@example.test' } }));
+        s.putChannel(channel('ch-bob-list', 'kb', { resource: { kind: 'calendarList', userId: 'bob' } }));
+        s.setMeta('fixture', 'default');
+      }
+
+      it('deleteUser removes the user and everything hanging off them, and nothing else', () =>
+        withStore((s) => {
+          seed(s);
+          s.deleteUser('alice');
+          assert.equal(s.getUser('alice'), undefined);
+          assert.deepEqual(s.listUsers().map((u) => u.id), ['bob']);
+          assert.equal(s.getCalendar('alice@example.test'), undefined);
+          assert.equal(s.getCalendar('alice-team'), undefined);
+          assert.deepEqual(s.listCalendarsByOwner('alice'), []);
+          for (const cal of ['alice@example.test', 'alice-team']) {
+            assert.equal(s.countEvents(cal), 0);
+            assert.equal(s.getEvent(cal, 'e1'), undefined);
+            assert.deepEqual(s.listEventsOverlapping(cal, T0 - 365 * DAY, T0 + 365 * DAY), []);
+            assert.deepEqual(s.listEventsChangedSince(cal, 0, 10), []);
+            assert.deepEqual(s.listEventsPage(cal, '', 10), []);
+          }
+          assert.deepEqual(s.listCalendarListEntries('alice'), []);
+          // Bob's entry for Alice's calendar goes with the calendar.
+          assert.deepEqual(s.listCalendarListEntries('bob').map((e) => e.calendarId), ['bob@example.test']);
+          assert.equal(s.getConnection('ka'), undefined);
+          assert.equal(s.getAccessToken('ha'), undefined);
+          assert.equal(s.getRefreshToken('hra'), undefined);
+          // Alice's channels go with her connection; Bob's channel on her deleted calendar goes too.
+          assert.deepEqual(s.listChannels().map((c) => c.id).sort(), ['ch-bob-list', 'ch-bob-own']);
+
+          // Bob's world is intact.
+          assert.ok(s.getCalendar('bob@example.test'));
+          assert.equal(s.countEvents('bob@example.test'), 2);
+          assert.deepEqual(ids(s.listEventsOverlapping('bob@example.test', T0 - DAY, T0 + DAY)), ['e1', 'e2']);
+          assert.ok(s.getConnection('kb'));
+          assert.ok(s.getAccessToken('hb'));
+          assert.ok(s.getRefreshToken('hrb'));
+          assert.ok(s.getClient('client-1'));
+          assert.equal(s.getMeta('fixture'), 'default');
+          s.deleteUser('nobody');
+        }));
+
+      it('clearWorkspace deletes every workspace record but keeps meta and the sequence', () =>
+        withStore((s) => {
+          seed(s);
+          const before = s.nextSeq();
+          s.clearWorkspace();
+          assert.deepEqual(s.listClients(), []);
+          assert.deepEqual(s.listUsers(), []);
+          assert.deepEqual(s.listCalendarsByOwner('alice'), []);
+          assert.equal(s.getCalendar('bob@example.test'), undefined);
+          assert.deepEqual(s.listCalendarListEntries('bob'), []);
+          assert.equal(s.countEvents('bob@example.test'), 0);
+          assert.deepEqual(s.listEventsOverlapping('bob@example.test', T0 - DAY, T0 + DAY), []);
+          assert.deepEqual(s.listEventsByICalUID('bob@example.test', 'e1@example.test'), []);
+          assert.deepEqual(s.listConnections(), []);
+          assert.equal(s.getAccessToken('hb'), undefined);
+          assert.equal(s.getRefreshToken('hrb'), undefined);
+          assert.deepEqual(s.listChannels(), []);
+          assert.equal(s.getMeta('fixture'), 'default');
+          assert.ok(s.nextSeq() > before);
+          // The store is usable afterwards.
+          seed(s);
+          assert.equal(s.countEvents('alice-team'), 2);
+        }));
+
+      const keys = {
+        users: ['alice', 'bob', 'carol'],
+        calendars: ['alice@example.test', 'alice-team', 'bob@example.test', 'new'],
+        hashes: ['ha', 'hra', 'hb', 'hrb', 'hnew'],
+        meta: ['fixture', 'other'],
+      };
+
+      /** Writes of every kind, including ones that replace existing records. */
+      function writeEverything(s: Store): void {
+        s.setMeta('fixture', 'changed');
+        s.setMeta('other', 'x');
+        s.nextSeq();
+        s.putClient(client('client-2'));
+        s.putClient({ ...client('client-1'), redirectUris: [] });
+        s.putUser(user('carol', 5));
+        s.putUser(user('bob', 9));
+        s.putCalendar(calendar('new', 'carol'));
+        s.putCalendar(calendar('bob@example.test', 'bob', { seq: 77 }));
+        s.putCalendarListEntry(entry('carol', 'new'));
+        s.putCalendarListEntry(entry('bob', 'bob@example.test', { deleted: true }));
+        s.putEvent(event('new', 'n1'));
+        s.putEvent(event('bob@example.test', 'e1', { seq: 50, startMs: T0 + 3 * DAY, endMs: T0 + 40 * DAY, iCalUID: 'other' }));
+        s.putEvent(event('bob@example.test', 'e3', { seq: 51, recurringEventId: 'e1' }));
+        s.putConnection(connection('kc', 'carol'));
+        s.putAccessToken(accessToken('hnew', 'kc'));
+        s.putAccessToken(accessToken('hb', 'kc'));
+        s.putRefreshToken(refreshToken('hrb', 'kc'));
+        s.putChannel(channel('ch-new', 'kc'));
+        s.putChannel(channel('ch-bob-own', 'kb', { nextMessageNumber: 9 }));
+        s.deleteChannel('ch-bob-list');
+        s.deleteConnection('ka');
+        s.deleteUser('alice');
+        s.putEvent(event('alice-team', 'revived'));
+      }
+
+      it('transaction commits every write and returns the value of fn', () =>
+        withStore((s) => {
+          seed(s);
+          const value = s.transaction(() => {
+            writeEverything(s);
+            return 'done';
+          });
+          assert.equal(value, 'done');
+          assert.equal(s.getUser('alice'), undefined);
+          assert.equal(s.getEvent('bob@example.test', 'e1')?.seq, 50);
+          assert.equal(s.getMeta('fixture'), 'changed');
+          assert.equal(s.countEvents('alice-team'), 1);
+        }));
+
+      it('transaction leaves everything unchanged when fn throws', () =>
+        withStore((s) => {
+          seed(s);
+          const seqBefore = s.nextSeq();
+          const before = snapshot(s, keys);
+          const boom = new Error('boom');
+          assert.throws(
+            () =>
+              s.transaction(() => {
+                writeEverything(s);
+                s.clearWorkspace();
+                s.putEvent(event('bob@example.test', 'after-clear'));
+                throw boom;
+              }),
+            (err) => err === boom,
+          );
+          assert.deepEqual(snapshot(s, keys), before);
+          assert.ok(s.nextSeq() > seqBefore);
+          // Still usable, and later writes commit.
+          s.transaction(() => s.putUser(user('dave', 7)));
+          assert.ok(s.getUser('dave'));
+        }));
+
+      it('a nested transaction that throws undoes only its own writes', () =>
+        withStore((s) => {
+          seed(s);
+          const before = snapshot(s, keys);
+          s.transaction(() => {
+            s.putUser(user('carol', 5));
+            assert.throws(() =>
+              s.transaction(() => {
+                writeEverything(s);
+                throw new Error('inner');
+              }),
+            );
+            // Inside the outer transaction, the inner writes are already gone.
+            assert.equal(s.getMeta('fixture'), 'default');
+            assert.ok(s.getUser('alice'));
+            s.putEvent(event('bob@example.test', 'outer'));
+          });
+          assert.ok(s.getUser('carol'));
+          assert.ok(s.getEvent('bob@example.test', 'outer'));
+          assert.ok(s.getUser('alice'));
+          assert.equal(s.getEvent('bob@example.test', 'e1')?.seq, 1);
+          assert.equal(s.getEvent('new', 'n1'), undefined);
+          s.transaction(() => {
+            s.deleteUser('carol');
+          });
+          assert.equal(s.countEvents('bob@example.test'), 3);
+          assert.deepEqual((snapshot(s, keys) as { users: unknown }).users, (before as { users: unknown }).users);
+        }));
+
+      it('an outer transaction that throws undoes its committed nested transactions', () =>
+        withStore((s) => {
+          seed(s);
+          const before = snapshot(s, keys);
+          assert.throws(() =>
+            s.transaction(() => {
+              s.transaction(() => writeEverything(s));
+              s.transaction(() => s.transaction(() => s.putEvent(event('new', 'deep'))));
+              throw new Error('outer');
+            }),
+          );
+          assert.deepEqual(snapshot(s, keys), before);
+        }));
+
+      it('transaction refuses an async function and rolls back its synchronous part', () =>
+        withStore(async (s) => {
+          seed(s);
+          const before = snapshot(s, keys);
+          assert.throws(
+            () =>
+              s.transaction(async () => {
+                s.putUser(user('carol'));
+              }),
+            TypeError,
+          );
+          assert.deepEqual(snapshot(s, keys), before);
+        }));
+    });
+
+    if (opts.reopen !== undefined) {
+      const reopen = opts.reopen;
+      it('keeps every record across a reopen', async () => {
+        let s = await open();
+        try {
+          s.putClient(client('c1'));
+          s.putUser(user('u1', 3));
+          s.putCalendar(calendar('cal', 'u1', { primary: true }));
+          s.putCalendarListEntry(entry('u1', 'cal', { hidden: true }));
+          const e = event('cal', 'e', { recurring: true, endMs: Number.MAX_SAFE_INTEGER });
+          s.putEvent(e);
+          s.putConnection(connection('k', 'u1'));
+          s.putAccessToken(accessToken('h', 'k'));
+          s.putRefreshToken(refreshToken('r', 'k'));
+          const ch = channel('ch', 'k', { resource: { kind: 'calendarList', userId: 'u1' }, token: 't' });
+          s.putChannel(ch);
+          s.setMeta('m', 'v');
+          const seq = s.nextSeq();
+          s = await reopen(s);
+          assert.deepEqual(s.getClient('c1'), client('c1'));
+          assert.deepEqual(s.getUser('u1'), user('u1', 3));
+          assert.deepEqual(s.getCalendar('cal'), calendar('cal', 'u1', { primary: true }));
+          assert.deepEqual(s.getCalendarListEntry('u1', 'cal'), entry('u1', 'cal', { hidden: true }));
+          assert.deepEqual(s.getEvent('cal', 'e'), e);
+          assert.deepEqual(ids(s.listEventsOverlapping('cal', T0, T0 + DAY)), ['e']);
+          assert.deepEqual(s.getConnection('k'), connection('k', 'u1'));
+          assert.deepEqual(s.getAccessToken('h'), accessToken('h', 'k'));
+          assert.deepEqual(s.getRefreshToken('r'), refreshToken('r', 'k'));
+          assert.deepEqual(s.getChannel('ch'), ch);
+          assert.equal(s.getMeta('m'), 'v');
+          assert.ok(s.nextSeq() > seq);
+        } finally {
+          s.close();
+        }
+      });
+    }
+  });
+}
