@@ -1,0 +1,397 @@
+// Parsing and validation of an Event's `recurrence` lines: RRULE, EXRULE, RDATE and EXDATE
+// (RFC 5545 §3.8.5.1-3, value grammar §3.3.10). DTSTART/DTEND lines are refused: the event's
+// `start`/`end` play that part (Event.recurrence in the discovery document).
+//
+// Deliberate choices where RFC 5545 and Google leave room:
+// - SECONDLY, MINUTELY and HOURLY are accepted for timed series (expanded in wall-clock time;
+//   see expand.ts). Google's support for them is unconfirmed; they are refused for all-day
+//   series, as are BYHOUR/BYMINUTE/BYSECOND, which a DATE start cannot carry.
+// - UNTIL is accepted in all three forms (DATE, floating DATE-TIME, UTC DATE-TIME) whatever the
+//   start, because Google's own examples pair a DATE UNTIL with timed series; expand.ts defines
+//   how each form bounds the series.
+// - The RFC's MUST NOTs on part combinations (§3.3.10) are enforced with a message naming them.
+
+import type { BasicValue } from '../time/datetime.ts';
+import { DateTimeError, formatBasicDate, parseBasic } from '../time/datetime.ts';
+import { isValidTimeZone } from '../time/zones.ts';
+
+export class RecurrenceError extends Error {
+  /** The rule part or property at fault (`BYDAY`, `UNTIL`, `EXDATE`, `TZID`, ...). */
+  readonly part: string;
+  constructor(part: string, reason: string) {
+    super(`Invalid recurrence rule: ${reason}`);
+    this.name = 'RecurrenceError';
+    this.part = part;
+  }
+}
+
+export const FREQUENCIES = ['SECONDLY', 'MINUTELY', 'HOURLY', 'DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY'] as const;
+export type Frequency = (typeof FREQUENCIES)[number];
+
+/** RFC 5545 weekday codes; index 0 = Monday, matching zones.ts weekdayOfDays. */
+export const WEEKDAYS = ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'] as const;
+
+export interface WeekdayNum {
+  readonly weekday: number; // 0 = MO ... 6 = SU
+  /** nth occurrence within the month or year (negative: from the end); 0 = every one. */
+  readonly ordinal: number;
+}
+
+export interface RRule {
+  readonly freq: Frequency;
+  readonly interval: number;
+  readonly count: number | undefined;
+  readonly until: BasicValue | undefined;
+  readonly bySecond: readonly number[];
+  readonly byMinute: readonly number[];
+  readonly byHour: readonly number[];
+  readonly byDay: readonly WeekdayNum[];
+  readonly byMonthDay: readonly number[];
+  readonly byYearDay: readonly number[];
+  readonly byWeekNo: readonly number[];
+  readonly byMonth: readonly number[];
+  readonly bySetPos: readonly number[];
+  readonly wkst: number;
+}
+
+/** One RDATE/EXDATE value with the TZID that qualifies it (undefined: UTC, floating or DATE). */
+export interface DateRef {
+  readonly value: BasicValue;
+  readonly tzid: string | undefined;
+}
+
+export interface RecurrenceSet {
+  readonly rrules: readonly RRule[];
+  readonly exrules: readonly RRule[];
+  readonly rdates: readonly DateRef[];
+  readonly exdates: readonly DateRef[];
+}
+
+export interface ParseOptions {
+  /** The series starts on a DATE (all-day event). */
+  readonly allDay: boolean;
+}
+
+const INTEGER = /^[+-]?\d{1,9}$/;
+
+function parseIntList(part: string, raw: string, min: number, max: number, allowNegative: boolean): number[] {
+  const out: number[] = [];
+  for (const item of raw.split(',')) {
+    if (!INTEGER.test(item)) throw new RecurrenceError(part, `${part} value "${item}" is not an integer`);
+    const n = Number(item);
+    const abs = Math.abs(n);
+    if (n < 0 && !allowNegative) throw new RecurrenceError(part, `${part} value "${item}" must not be negative`);
+    if (abs < min || abs > max || (allowNegative && n === 0)) {
+      const range = allowNegative ? `${min} to ${max} or -${max} to -${min}` : `${min} to ${max}`;
+      throw new RecurrenceError(part, `${part} value "${item}" is out of range (${range})`);
+    }
+    if (!out.includes(n)) out.push(n);
+  }
+  return out;
+}
+
+function parseWeekday(part: string, raw: string): number {
+  const i = (WEEKDAYS as readonly string[]).indexOf(raw);
+  if (i < 0) throw new RecurrenceError(part, `${part} value "${raw}" is not a weekday`);
+  return i;
+}
+
+const WEEKDAY_NUM = /^([+-]?\d{1,2})?([A-Z]{2})$/;
+
+function parseByDay(raw: string): WeekdayNum[] {
+  const out: WeekdayNum[] = [];
+  for (const item of raw.split(',')) {
+    const m = WEEKDAY_NUM.exec(item);
+    const code = m?.[2];
+    if (m === null || code === undefined || !(WEEKDAYS as readonly string[]).includes(code)) {
+      throw new RecurrenceError('BYDAY', `BYDAY value "${item}" is not a weekday`);
+    }
+    const ordinal = m[1] === undefined ? 0 : Number(m[1]);
+    if (m[1] !== undefined && (ordinal === 0 || Math.abs(ordinal) > 53)) {
+      throw new RecurrenceError('BYDAY', `BYDAY value "${item}" has ordinal ${ordinal}; it must be 1 to 53 or -53 to -1`);
+    }
+    const weekday = parseWeekday('BYDAY', code);
+    if (!out.some((w) => w.weekday === weekday && w.ordinal === ordinal)) out.push({ weekday, ordinal });
+  }
+  return out;
+}
+
+/** Parses the value of an RRULE or EXRULE line (`FREQ=WEEKLY;BYDAY=MO`). */
+export function parseRRule(value: string, options: ParseOptions): RRule {
+  if (value.length === 0) throw new RecurrenceError('RRULE', 'the rule is empty');
+  const seen = new Set<string>();
+  let freq: Frequency | undefined;
+  let interval = 1;
+  let count: number | undefined;
+  let until: BasicValue | undefined;
+  let bySecond: number[] = [];
+  let byMinute: number[] = [];
+  let byHour: number[] = [];
+  let byDay: WeekdayNum[] = [];
+  let byMonthDay: number[] = [];
+  let byYearDay: number[] = [];
+  let byWeekNo: number[] = [];
+  let byMonth: number[] = [];
+  let bySetPos: number[] = [];
+  let wkst = 0; // §3.3.10: WKST defaults to MO
+
+  for (const piece of value.split(';')) {
+    const eq = piece.indexOf('=');
+    if (eq <= 0) throw new RecurrenceError('RRULE', `"${piece}" is not a NAME=VALUE rule part`);
+    // Rule part names are case-insensitive (§3.3.10 via §2); values are upper-cased too so
+    // weekday codes and frequencies compare simply.
+    const name = piece.slice(0, eq).toUpperCase();
+    const raw = piece.slice(eq + 1).toUpperCase();
+    if (seen.has(name)) throw new RecurrenceError(name, `${name} appears more than once`);
+    seen.add(name);
+    if (raw.length === 0) throw new RecurrenceError(name, `${name} has an empty value`);
+    switch (name) {
+      case 'FREQ':
+        if (!(FREQUENCIES as readonly string[]).includes(raw)) {
+          throw new RecurrenceError('FREQ', `FREQ value "${raw}" is not one of ${FREQUENCIES.join(', ')}`);
+        }
+        freq = raw as Frequency;
+        break;
+      case 'INTERVAL': {
+        const [n] = parseIntList('INTERVAL', raw, 1, 1_000_000, false);
+        if (n === undefined || raw.includes(',')) throw new RecurrenceError('INTERVAL', `INTERVAL value "${raw}" is not a positive integer`);
+        interval = n;
+        break;
+      }
+      case 'COUNT': {
+        const [n] = parseIntList('COUNT', raw, 1, 1_000_000_000, false);
+        if (n === undefined || raw.includes(',')) throw new RecurrenceError('COUNT', `COUNT value "${raw}" is not a positive integer`);
+        count = n;
+        break;
+      }
+      case 'UNTIL':
+        try {
+          until = parseBasic(raw, 'UNTIL');
+        } catch (e) {
+          if (e instanceof DateTimeError) throw new RecurrenceError('UNTIL', `UNTIL ${e.message.replace(/^Invalid value for UNTIL: /, '')}`);
+          throw e;
+        }
+        break;
+      case 'BYSECOND':
+        // §3.3.10 admits 60 for a leap second, which epoch milliseconds cannot represent.
+        bySecond = parseIntList('BYSECOND', raw, 0, 59, false);
+        break;
+      case 'BYMINUTE':
+        byMinute = parseIntList('BYMINUTE', raw, 0, 59, false);
+        break;
+      case 'BYHOUR':
+        byHour = parseIntList('BYHOUR', raw, 0, 23, false);
+        break;
+      case 'BYDAY':
+        byDay = parseByDay(raw);
+        break;
+      case 'BYMONTHDAY':
+        byMonthDay = parseIntList('BYMONTHDAY', raw, 1, 31, true);
+        break;
+      case 'BYYEARDAY':
+        byYearDay = parseIntList('BYYEARDAY', raw, 1, 366, true);
+        break;
+      case 'BYWEEKNO':
+        byWeekNo = parseIntList('BYWEEKNO', raw, 1, 53, true);
+        break;
+      case 'BYMONTH':
+        byMonth = parseIntList('BYMONTH', raw, 1, 12, false);
+        break;
+      case 'BYSETPOS':
+        bySetPos = parseIntList('BYSETPOS', raw, 1, 366, true);
+        break;
+      case 'WKST':
+        wkst = parseWeekday('WKST', raw);
+        break;
+      default:
+        throw new RecurrenceError(name, `unknown rule part "${name}"`);
+    }
+  }
+
+  if (freq === undefined) throw new RecurrenceError('FREQ', 'FREQ is required');
+  if (count !== undefined && until !== undefined) {
+    throw new RecurrenceError('UNTIL', 'UNTIL and COUNT must not both be given');
+  }
+  // §3.3.10 restrictions on which parts go with which frequency.
+  if (byWeekNo.length > 0 && freq !== 'YEARLY') {
+    throw new RecurrenceError('BYWEEKNO', `BYWEEKNO is only allowed with FREQ=YEARLY, not ${freq}`);
+  }
+  if (byYearDay.length > 0 && (freq === 'DAILY' || freq === 'WEEKLY' || freq === 'MONTHLY')) {
+    throw new RecurrenceError('BYYEARDAY', `BYYEARDAY is not allowed with FREQ=${freq}`);
+  }
+  if (byMonthDay.length > 0 && freq === 'WEEKLY') {
+    throw new RecurrenceError('BYMONTHDAY', 'BYMONTHDAY is not allowed with FREQ=WEEKLY');
+  }
+  const ordinal = byDay.find((w) => w.ordinal !== 0);
+  if (ordinal !== undefined) {
+    const text = `${ordinal.ordinal}${WEEKDAYS[ordinal.weekday] ?? ''}`;
+    if (freq !== 'MONTHLY' && freq !== 'YEARLY') {
+      throw new RecurrenceError('BYDAY', `BYDAY value "${text}" has an ordinal, which is only allowed with FREQ=MONTHLY or YEARLY`);
+    }
+    if (freq === 'YEARLY' && byWeekNo.length > 0) {
+      throw new RecurrenceError('BYDAY', `BYDAY value "${text}" has an ordinal, which is not allowed together with BYWEEKNO`);
+    }
+  }
+  if (bySetPos.length > 0) {
+    const others = [bySecond, byMinute, byHour, byDay, byMonthDay, byYearDay, byWeekNo, byMonth];
+    if (!others.some((l) => l.length > 0)) {
+      throw new RecurrenceError('BYSETPOS', 'BYSETPOS must be used together with another BYxxx rule part');
+    }
+  }
+  if (options.allDay) {
+    if (freq === 'HOURLY' || freq === 'MINUTELY' || freq === 'SECONDLY') {
+      throw new RecurrenceError('FREQ', `FREQ=${freq} is not allowed for an all-day event`);
+    }
+    for (const [part, list] of [['BYHOUR', byHour], ['BYMINUTE', byMinute], ['BYSECOND', bySecond]] as const) {
+      if (list.length > 0) throw new RecurrenceError(part, `${part} is not allowed for an all-day event`);
+    }
+  }
+
+  const sorted = (l: number[]): number[] => l.sort((a, b) => a - b);
+  return {
+    freq,
+    interval,
+    count,
+    until,
+    bySecond: sorted(bySecond),
+    byMinute: sorted(byMinute),
+    byHour: sorted(byHour),
+    byDay,
+    byMonthDay,
+    byYearDay,
+    byWeekNo,
+    byMonth: sorted(byMonth),
+    bySetPos,
+    wkst,
+  };
+}
+
+function parseDateList(name: string, params: ReadonlyMap<string, string>, value: string, options: ParseOptions): DateRef[] {
+  const valueType = params.get('VALUE');
+  if (valueType !== undefined && valueType !== 'DATE' && valueType !== 'DATE-TIME') {
+    const reason = valueType === 'PERIOD' ? 'PERIOD values are not supported' : `VALUE=${valueType} is not DATE or DATE-TIME`;
+    throw new RecurrenceError(name, `${name} ${reason}`);
+  }
+  const tzid = params.get('TZID');
+  if (tzid !== undefined) {
+    if (!isValidTimeZone(tzid)) throw new RecurrenceError('TZID', `${name} TZID "${tzid}" is not a known IANA time zone`);
+    if (valueType === 'DATE') throw new RecurrenceError('TZID', `${name} TZID cannot qualify VALUE=DATE values`);
+  }
+  if (value.length === 0) throw new RecurrenceError(name, `${name} has no value`);
+  const out: DateRef[] = [];
+  for (const item of value.split(',')) {
+    let v: BasicValue;
+    try {
+      v = parseBasic(item, name);
+    } catch (e) {
+      if (e instanceof DateTimeError) throw new RecurrenceError(name, e.message.replace(/^Invalid value for /, ''));
+      throw e;
+    }
+    if (valueType === 'DATE' && v.kind !== 'date') {
+      throw new RecurrenceError(name, `${name} value "${item}" is not a DATE (YYYYMMDD) although VALUE=DATE`);
+    }
+    if (valueType === 'DATE-TIME' && v.kind !== 'dateTime') {
+      throw new RecurrenceError(name, `${name} value "${item}" is not a DATE-TIME (YYYYMMDDThhmmss)`);
+    }
+    // §3.2.19: TZID must not be applied to UTC times.
+    if (v.kind === 'dateTime' && v.utc && tzid !== undefined) {
+      throw new RecurrenceError('TZID', `${name} value "${item}" is in UTC and cannot also carry TZID`);
+    }
+    if (v.kind === 'date' && tzid !== undefined) {
+      throw new RecurrenceError('TZID', `${name} TZID cannot qualify DATE value "${item}"`);
+    }
+    // Google: EXDATE/RDATE must be dates for all-day series (CONCEPTS, BEHAVIOUR.md §2.3).
+    if (options.allDay && v.kind !== 'date') {
+      throw new RecurrenceError(name, `${name} value "${item}" must be a DATE (YYYYMMDD) for an all-day event`);
+    }
+    out.push({ value: v, tzid });
+  }
+  return out;
+}
+
+// §3.1: NAME *(";" param) ":" value. Parameter values may be quoted (§3.1 param-value).
+const PARAM = /^([A-Za-z0-9-]+)=("[^"]*"|[^";:,]*)$/;
+
+/** Parses an Event's `recurrence` array. */
+export function parseRecurrence(lines: readonly string[], options: ParseOptions): RecurrenceSet {
+  const rrules: RRule[] = [];
+  const exrules: RRule[] = [];
+  const rdates: DateRef[] = [];
+  const exdates: DateRef[] = [];
+  for (const line of lines) {
+    if (typeof line !== 'string') throw new RecurrenceError('recurrence', 'each recurrence entry must be a string');
+    const colon = line.indexOf(':');
+    if (colon <= 0) throw new RecurrenceError('recurrence', `"${line}" is not a NAME:VALUE line`);
+    const head = line.slice(0, colon).split(';');
+    const name = (head[0] ?? '').toUpperCase();
+    const value = line.slice(colon + 1);
+    const params = new Map<string, string>();
+    for (const p of head.slice(1)) {
+      const m = PARAM.exec(p);
+      if (m === null || m[1] === undefined || m[2] === undefined) {
+        throw new RecurrenceError(name, `${name} parameter "${p}" is not NAME=VALUE`);
+      }
+      const pname = m[1].toUpperCase();
+      if (pname !== 'TZID' && pname !== 'VALUE') throw new RecurrenceError(name, `${name} parameter ${pname} is not supported`);
+      if (params.has(pname)) throw new RecurrenceError(name, `${name} parameter ${pname} appears more than once`);
+      const pv = m[2].startsWith('"') ? m[2].slice(1, -1) : m[2];
+      params.set(pname, pname === 'VALUE' ? pv.toUpperCase() : pv);
+    }
+    switch (name) {
+      case 'RRULE':
+      case 'EXRULE':
+        if (params.size > 0) throw new RecurrenceError(name, `${name} takes no parameters`);
+        (name === 'RRULE' ? rrules : exrules).push(parseRRule(value, options));
+        break;
+      case 'RDATE':
+        rdates.push(...parseDateList('RDATE', params, value, options));
+        break;
+      case 'EXDATE':
+        exdates.push(...parseDateList('EXDATE', params, value, options));
+        break;
+      case 'DTSTART':
+      case 'DTEND':
+        throw new RecurrenceError(name, `${name} lines are not allowed; the event's start and end give the first instance`);
+      default:
+        throw new RecurrenceError(name, `"${name}" is not RRULE, EXRULE, RDATE or EXDATE`);
+    }
+  }
+  return { rrules, exrules, rdates, exdates };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Formatting, for rewriting a rule (e.g. setting UNTIL when a series is split).
+
+function pad(n: number, w: number): string {
+  return String(n).padStart(w, '0');
+}
+
+export function formatBasicValue(v: BasicValue): string {
+  if (v.kind === 'date') return formatBasicDate(v.date);
+  const w = v.wall;
+  return `${formatBasicDate(w)}T${pad(w.hour, 2)}${pad(w.minute, 2)}${pad(w.second, 2)}${v.utc ? 'Z' : ''}`;
+}
+
+/** The value of an RRULE line, parts in the conventional order. */
+export function formatRRule(r: RRule): string {
+  const parts = [`FREQ=${r.freq}`];
+  if (r.until !== undefined) parts.push(`UNTIL=${formatBasicValue(r.until)}`);
+  if (r.count !== undefined) parts.push(`COUNT=${r.count}`);
+  if (r.interval !== 1) parts.push(`INTERVAL=${r.interval}`);
+  const list = (name: string, l: readonly number[]): void => {
+    if (l.length > 0) parts.push(`${name}=${l.join(',')}`);
+  };
+  list('BYSECOND', r.bySecond);
+  list('BYMINUTE', r.byMinute);
+  list('BYHOUR', r.byHour);
+  if (r.byDay.length > 0) {
+    parts.push(`BYDAY=${r.byDay.map((d) => `${d.ordinal === 0 ? '' : d.ordinal}${WEEKDAYS[d.weekday] ?? ''}`).join(',')}`);
+  }
+  list('BYMONTHDAY', r.byMonthDay);
+  list('BYYEARDAY', r.byYearDay);
+  list('BYWEEKNO', r.byWeekNo);
+  list('BYMONTH', r.byMonth);
+  list('BYSETPOS', r.bySetPos);
+  if (r.wkst !== 0) parts.push(`WKST=${WEEKDAYS[r.wkst] ?? 'MO'}`);
+  return parts.join(';');
+}

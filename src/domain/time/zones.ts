@@ -1,0 +1,305 @@
+// IANA time-zone arithmetic on Intl alone (no tz database of our own).
+//
+// Two representations of time are used throughout the domain:
+// - an *instant*: epoch milliseconds (UTC), what the store and the API compare;
+// - a *wall time*: the civil fields a clock in some zone shows. Internally a wall time is also
+//   kept as "wall milliseconds": the same fields read as if they were UTC, so that civil
+//   arithmetic (add a day, compare two wall times) is plain number arithmetic.
+//
+// Intl only answers "instant -> wall fields in zone". The inverse (wall -> instant) is solved
+// here with RFC 5545 §3.3.5's rules for the two awkward cases around offset transitions.
+
+export interface WallTime {
+  readonly year: number;
+  readonly month: number; // 1-12
+  readonly day: number; // 1-31
+  readonly hour: number; // 0-23
+  readonly minute: number;
+  readonly second: number;
+  readonly millisecond: number;
+}
+
+export interface CivilDate {
+  readonly year: number;
+  readonly month: number;
+  readonly day: number;
+}
+
+export const MS_PER_SECOND = 1000;
+export const MS_PER_MINUTE = 60_000;
+export const MS_PER_HOUR = 3_600_000;
+export const MS_PER_DAY = 86_400_000;
+
+// ---------------------------------------------------------------------------------------------
+// Proleptic Gregorian calendar arithmetic (days since 1970-01-01). Date.UTC is avoided because
+// it maps years 0-99 to 1900-1999.
+// Algorithm: H. Hinnant, "chrono-Compatible Low-Level Date Algorithms" (days_from_civil).
+
+export function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const mp = (month + 9) % 12;
+  const doy = Math.floor((153 * mp + 2) / 5) + day - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146097 + doe - 719468;
+}
+
+export function civilFromDays(days: number): CivilDate {
+  const z = days + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  return { year: yoe + era * 400 + (month <= 2 ? 1 : 0), month, day };
+}
+
+export function isLeapYear(year: number): boolean {
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+}
+
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31] as const;
+
+export function daysInMonth(year: number, month: number): number {
+  if (month === 2 && isLeapYear(year)) return 29;
+  return MONTH_DAYS[month - 1] ?? 0;
+}
+
+/** ISO weekday index of a day number: 0 = Monday ... 6 = Sunday (1970-01-01 was a Thursday). */
+export function weekdayOfDays(days: number): number {
+  return (((days + 3) % 7) + 7) % 7;
+}
+
+export function wallToMs(w: WallTime): number {
+  return (
+    daysFromCivil(w.year, w.month, w.day) * MS_PER_DAY +
+    w.hour * MS_PER_HOUR +
+    w.minute * MS_PER_MINUTE +
+    w.second * MS_PER_SECOND +
+    w.millisecond
+  );
+}
+
+export function msToWall(ms: number): WallTime {
+  const days = Math.floor(ms / MS_PER_DAY);
+  let rest = ms - days * MS_PER_DAY;
+  const { year, month, day } = civilFromDays(days);
+  const hour = Math.floor(rest / MS_PER_HOUR);
+  rest -= hour * MS_PER_HOUR;
+  const minute = Math.floor(rest / MS_PER_MINUTE);
+  rest -= minute * MS_PER_MINUTE;
+  const second = Math.floor(rest / MS_PER_SECOND);
+  return { year, month, day, hour, minute, second, millisecond: rest - second * MS_PER_SECOND };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Zone names.
+
+const UTC_NAMES = new Set(['UTC', 'Etc/UTC', 'Etc/UCT', 'Etc/Universal', 'Etc/Zulu', 'Etc/GMT', 'GMT', 'Etc/GMT0', 'Etc/GMT+0', 'Etc/GMT-0', 'Etc/Greenwich']);
+
+// IANA names are ASCII letters, digits, '_', '-', '+' and '/' separated components. Intl also
+// accepts offset strings such as "+05:00" on recent engines; Google's timeZone fields take
+// zone names only, so those are refused here before Intl sees them.
+const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+)*$/;
+
+const validity = new Map<string, boolean>();
+
+/** Whether `name` is an IANA zone name the runtime knows, spelled with its canonical case. */
+export function isValidTimeZone(name: string): boolean {
+  const known = validity.get(name);
+  if (known !== undefined) return known;
+  let ok = false;
+  if (name.length <= 64 && ZONE_NAME.test(name)) {
+    try {
+      const resolved = new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
+      // Intl matches names case-insensitively; a differently-cased spelling of the resolved
+      // name ("america/new_york") is refused so stored names stay canonical. Aliases that
+      // resolve to another name ("US/Eastern") are kept as given.
+      ok = resolved === name || resolved.toLowerCase() !== name.toLowerCase();
+    } catch {
+      ok = false;
+    }
+  }
+  if (validity.size > 10_000) validity.clear();
+  validity.set(name, ok);
+  return ok;
+}
+
+export class TimeZoneError extends Error {
+  readonly zone: string;
+  constructor(zone: string) {
+    super(`Unknown time zone "${zone}"`);
+    this.name = 'TimeZoneError';
+    this.zone = zone;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Offsets. One formatter per zone (building one is far costlier than using it), and offsets
+// memoised per zone per UTC hour: an hour is cached only when the offset is the same at both of
+// its ends, since zones change offset at most once within any hour.
+
+interface ZoneCache {
+  readonly fixed: number | undefined;
+  readonly formatter: Intl.DateTimeFormat | undefined;
+  readonly hours: Map<number, number>;
+}
+
+const zones = new Map<string, ZoneCache>();
+const HOUR_CACHE_LIMIT = 200_000;
+
+function zoneCache(zone: string): ZoneCache {
+  let c = zones.get(zone);
+  if (c !== undefined) return c;
+  if (!isValidTimeZone(zone)) throw new TimeZoneError(zone);
+  if (UTC_NAMES.has(zone)) {
+    c = { fixed: 0, formatter: undefined, hours: new Map() };
+  } else {
+    const formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      era: 'short',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    c = { fixed: undefined, formatter, hours: new Map() };
+  }
+  zones.set(zone, c);
+  return c;
+}
+
+function offsetFromFormatter(f: Intl.DateTimeFormat, instant: number): number {
+  // Only whole seconds matter: tz offsets are whole seconds, and Intl drops milliseconds.
+  const at = Math.floor(instant / MS_PER_SECOND) * MS_PER_SECOND;
+  let year = 0;
+  let month = 0;
+  let day = 0;
+  let hour = 0;
+  let minute = 0;
+  let second = 0;
+  let bc = false;
+  for (const p of f.formatToParts(at)) {
+    switch (p.type) {
+      case 'year': year = Number(p.value); break;
+      case 'month': month = Number(p.value); break;
+      case 'day': day = Number(p.value); break;
+      case 'hour': hour = Number(p.value); break;
+      case 'minute': minute = Number(p.value); break;
+      case 'second': second = Number(p.value); break;
+      case 'era': bc = p.value === 'BC' || p.value === 'B'; break;
+      default: break;
+    }
+  }
+  if (bc) year = 1 - year;
+  const wall = daysFromCivil(year, month, day) * MS_PER_DAY + hour * MS_PER_HOUR + minute * MS_PER_MINUTE + second * MS_PER_SECOND;
+  return wall - at;
+}
+
+/** Offset of `zone` from UTC at `instant`, in milliseconds (local = UTC + offset). */
+export function offsetAt(zone: string, instant: number): number {
+  const c = zoneCache(zone);
+  if (c.fixed !== undefined) return c.fixed;
+  const f = c.formatter as Intl.DateTimeFormat;
+  const hour = Math.floor(instant / MS_PER_HOUR);
+  const cached = c.hours.get(hour);
+  if (cached !== undefined) return cached;
+  const start = hour * MS_PER_HOUR;
+  const a = offsetFromFormatter(f, start);
+  const b = offsetFromFormatter(f, start + MS_PER_HOUR - MS_PER_SECOND);
+  if (a === b) {
+    if (c.hours.size >= HOUR_CACHE_LIMIT) c.hours.clear();
+    c.hours.set(hour, a);
+    return a;
+  }
+  return offsetFromFormatter(f, instant);
+}
+
+/** Wall milliseconds (civil fields read as UTC) of `instant` in `zone`. */
+export function instantToWallMs(instant: number, zone: string): number {
+  return instant + offsetAt(zone, instant);
+}
+
+/** The civil fields a clock in `zone` shows at `instant`. */
+export function toWallTime(instant: number, zone: string): WallTime {
+  return msToWall(instantToWallMs(instant, zone));
+}
+
+/**
+ * The instant at which a clock in `zone` shows `wallMs` (civil fields read as UTC).
+ * RFC 5545 §3.3.5: a local time that occurs twice (clocks set back) means its first
+ * occurrence; a local time that does not occur (clocks set forward) is read with the offset in
+ * force before the gap, which moves it forward by the length of the gap (02:30 on a spring-
+ * forward day in New York becomes 03:30 EDT).
+ */
+export function wallMsToInstant(wallMs: number, zone: string): number {
+  const c = zoneCache(zone);
+  if (c.fixed !== undefined) return wallMs - c.fixed;
+  // Offsets a day either side bracket any transition near this wall time (transitions are
+  // far more than two days apart in every zone).
+  const before = offsetAt(zone, wallMs - MS_PER_DAY);
+  const after = offsetAt(zone, wallMs + MS_PER_DAY);
+  const t1 = wallMs - before;
+  const ok1 = offsetAt(zone, t1) === before;
+  if (before === after) {
+    if (ok1) return t1;
+    // Rare: a transition and its reversal within two days; fall back to a direct probe.
+    const o = offsetAt(zone, wallMs - offsetAt(zone, wallMs));
+    return wallMs - o;
+  }
+  const t2 = wallMs - after;
+  const ok2 = offsetAt(zone, t2) === after;
+  if (ok1 && ok2) return Math.min(t1, t2); // ambiguous: the first occurrence
+  if (ok1) return t1;
+  if (ok2) return t2;
+  return t1; // nonexistent: offset before the gap
+}
+
+export function wallTimeToInstant(wall: WallTime, zone: string): number {
+  return wallMsToInstant(wallToMs(wall), zone);
+}
+
+// ---------------------------------------------------------------------------------------------
+// RFC 3339 output.
+
+function pad(n: number, width: number): string {
+  return String(n).padStart(width, '0');
+}
+
+function formatWallFields(w: WallTime): string {
+  return `${pad(w.year, 4)}-${pad(w.month, 2)}-${pad(w.day, 2)}T${pad(w.hour, 2)}:${pad(w.minute, 2)}:${pad(w.second, 2)}`;
+}
+
+/** `±hh:mm` for an offset in milliseconds (seconds of historic LMT offsets are dropped). */
+export function formatOffset(offsetMs: number): string {
+  const sign = offsetMs < 0 ? '-' : '+';
+  const total = Math.floor(Math.abs(offsetMs) / MS_PER_MINUTE);
+  return `${sign}${pad(Math.floor(total / 60), 2)}:${pad(total % 60, 2)}`;
+}
+
+/** RFC 3339 §5.6 timestamp in UTC (`2026-10-19T01:00:00Z`); milliseconds are dropped. */
+export function formatRfc3339Utc(instant: number): string {
+  return `${formatWallFields(msToWall(instant))}Z`;
+}
+
+/**
+ * RFC 3339 timestamp with `zone`'s offset at that instant (`2026-10-19T10:00:00+09:00`).
+ * UTC zones render `Z`, as Google does for calendars in UTC (BEHAVIOUR.md §2.1).
+ */
+export function formatRfc3339InZone(instant: number, zone: string): string {
+  const c = zoneCache(zone);
+  if (c.fixed === 0 && UTC_NAMES.has(zone)) return formatRfc3339Utc(instant);
+  // Truncate to whole seconds first so the offset is the one shown on the printed second.
+  const at = Math.floor(instant / MS_PER_SECOND) * MS_PER_SECOND;
+  const offset = offsetAt(zone, at);
+  // The printed offset is whole minutes; print the wall time that offset implies so the
+  // string denotes the instant exactly even for LMT offsets with seconds.
+  const shownOffset = Math.trunc(offset / MS_PER_MINUTE) * MS_PER_MINUTE;
+  return formatWallFields(msToWall(at + shownOffset)) + formatOffset(shownOffset);
+}
