@@ -1,0 +1,20 @@
+// POST /oauth/revoke (RFC 7009, spec "POST /oauth/revoke", CONTRACT §4): no client
+// authentication; a valid access or refresh token revokes its whole connection; an unknown token
+// is not an error (RFC 7009 §2.2), so the answer does not tell whether a token existed.
+
+import type { ApiRequest } from '../http/request.ts';
+import { formBody } from '../http/request.ts';
+import { empty } from '../http/result.ts';
+import type { Result } from '../http/result.ts';
+import type { OAuthContext } from './context.ts';
+import { OAuthError } from './errors.ts';
+import { single } from './params.ts';
+import { connectionOfToken } from './tokens.ts';
+
+export function revokeToken(ctx: OAuthContext, req: ApiRequest): Result {
+  const token = single(formBody(req), 'token') ?? single(req.query, 'token');
+  if (token === undefined || token.trim() === '') throw new OAuthError('invalidParameter', 'Missing required parameter: token.');
+  const connectionId = connectionOfToken(ctx.app, token);
+  if (connectionId !== undefined) ctx.app.revokeConnection(connectionId);
+  return empty(200);
+}

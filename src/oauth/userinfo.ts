@@ -1,0 +1,33 @@
+// GET /userinfo (spec "Profile response"): claims chosen by the token's scopes. Errors use
+// Google's envelope, like the calendar API, since Google's userinfo endpoint answers that way.
+
+import { googleErrors } from '../api/google-error.ts';
+import type { ApiRequest } from '../http/request.ts';
+import { json } from '../http/result.ts';
+import type { Result } from '../http/result.ts';
+import { authenticate, hasAnyScope } from './bearer.ts';
+import type { OAuthContext } from './context.ts';
+import { EMAIL_SCOPES, PROFILE_SCOPES, USERINFO_SCOPES } from './scopes.ts';
+
+interface Profile {
+  sub: string;
+  id: string;
+  email?: string;
+  verified_email?: true;
+  email_verified?: true;
+  name?: string;
+}
+
+export function userinfo(ctx: OAuthContext, req: ApiRequest): Result {
+  const auth = authenticate(ctx.app, req);
+  if (!hasAnyScope(auth, USERINFO_SCOPES)) throw googleErrors.insufficientPermissions();
+  // Never picture, given_name, family_name or locale: the test users have none of them.
+  const profile: Profile = { sub: auth.user.id, id: auth.user.id };
+  if (hasAnyScope(auth, EMAIL_SCOPES)) {
+    profile.email = auth.user.email;
+    profile.verified_email = true;
+    profile.email_verified = true;
+  }
+  if (hasAnyScope(auth, PROFILE_SCOPES)) profile.name = auth.user.name;
+  return json(200, profile, { 'Cache-Control': 'no-store' });
+}
