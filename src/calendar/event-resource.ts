@@ -1,0 +1,208 @@
+// Stored event records to wire Event resources (METHODS.md §3.1, BEHAVIOUR.md §2.1): `kind`,
+// `etag`, `htmlLink`, defaults, and every time rendered in the requested output zone (the
+// `timeZone` parameter, else the calendar's). Fields at their defaults are omitted, as Google
+// omits them (`transparency: opaque`, `visibility: default`, false booleans).
+
+import type { CalendarRecord, EventRecord, Json, JsonObject } from '../store/store.ts';
+import type { OccurrenceKey, Series } from '../domain/recurrence/expand.ts';
+import { keyToDate } from '../domain/recurrence/expand.ts';
+import { formatDate } from '../domain/time/datetime.ts';
+import { formatRfc3339InZone, MS_PER_DAY } from '../domain/time/zones.ts';
+import { etagFor } from './etag.ts';
+import { eventTimes, occurrenceCancelled } from './occurrences.ts';
+import type { Occurrence } from './occurrences.ts';
+
+export interface RenderContext {
+  calendar: CalendarRecord;
+  /** Output zone for dateTime values. */
+  zone: string;
+  baseUrl: string;
+  /** events.* `maxAttendees`: longer attendee lists shrink to the caller's own entry. */
+  maxAttendees?: number | undefined;
+}
+
+/**
+ * `htmlLink`: Google's form, `…/calendar/event?eid=<base64url("<eventId> <calendarId>")>`
+ * (BEHAVIOUR.md §2.1), on this service's own host.
+ */
+export function htmlLink(baseUrl: string, eventId: string, calendarId: string): string {
+  return `${baseUrl}/calendar/event?eid=${Buffer.from(`${eventId} ${calendarId}`, 'utf8').toString('base64url')}`;
+}
+
+function object(value: Json | undefined): JsonObject | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : undefined;
+}
+
+function dateTimeOut(stored: JsonObject | undefined, instant: number, zone: string): JsonObject {
+  if (stored !== undefined && typeof stored.date === 'string') {
+    return stored.timeZone === undefined ? { date: stored.date } : { date: stored.date, timeZone: stored.timeZone };
+  }
+  const out: JsonObject = { dateTime: formatRfc3339InZone(instant, zone) };
+  if (stored !== undefined && typeof stored.timeZone === 'string') out.timeZone = stored.timeZone;
+  return out;
+}
+
+function attendeesOut(data: JsonObject, ctx: RenderContext): { attendees?: Json[]; attendeesOmitted?: boolean } {
+  const list = Array.isArray(data.attendees) ? data.attendees : [];
+  if (list.length === 0) return {};
+  const organizer = object(data.organizer)?.email;
+  const self = object(data.creator)?.email;
+  const marked = list.map((entry) => {
+    const a = { ...(object(entry) ?? {}) };
+    if (a.email === organizer) a.organizer = true;
+    if (a.email === self) a.self = true;
+    return a;
+  });
+  if (ctx.maxAttendees !== undefined && marked.length > ctx.maxAttendees) {
+    return { attendees: marked.filter((a) => a.self === true), attendeesOmitted: true };
+  }
+  return { attendees: marked };
+}
+
+/** The wire Event for `data` under `id`; the caller supplies the parts that differ for instances. */
+function assemble(
+  parts: {
+    id: string;
+    seq: number;
+    status: string;
+    updatedMs: number;
+    iCalUID: string;
+    start: JsonObject;
+    end: JsonObject;
+    recurringEventId?: string;
+    originalStartTime?: JsonObject;
+  },
+  data: JsonObject,
+  ctx: RenderContext,
+): JsonObject {
+  const out: JsonObject = {
+    kind: 'calendar#event',
+    etag: etagFor(parts.seq),
+    id: parts.id,
+    status: parts.status,
+    htmlLink: htmlLink(ctx.baseUrl, parts.id, ctx.calendar.id),
+  };
+  if (typeof data.created === 'string') out.created = data.created;
+  out.updated = new Date(parts.updatedMs).toISOString();
+  for (const key of ['summary', 'description', 'location', 'colorId', 'creator', 'organizer'] as const) {
+    if (data[key] !== undefined) out[key] = data[key];
+  }
+  out.start = parts.start;
+  out.end = parts.end;
+  if (data.endTimeUnspecified === true) out.endTimeUnspecified = true;
+  if (parts.recurringEventId === undefined && Array.isArray(data.recurrence)) out.recurrence = data.recurrence;
+  if (parts.recurringEventId !== undefined) out.recurringEventId = parts.recurringEventId;
+  if (parts.originalStartTime !== undefined) out.originalStartTime = parts.originalStartTime;
+  if (data.transparency === 'transparent') out.transparency = 'transparent';
+  if (typeof data.visibility === 'string' && data.visibility !== 'default') out.visibility = data.visibility;
+  out.iCalUID = parts.iCalUID;
+  out.sequence = typeof data.sequence === 'number' ? data.sequence : 0;
+  Object.assign(out, attendeesOut(data, ctx));
+  for (const key of ['anyoneCanAddSelf', 'guestsCanModify', 'privateCopy'] as const) {
+    if (data[key] === true) out[key] = true;
+  }
+  for (const key of ['guestsCanInviteOthers', 'guestsCanSeeOtherGuests'] as const) {
+    if (data[key] === false) out[key] = false;
+  }
+  if (data.extendedProperties !== undefined) out.extendedProperties = data.extendedProperties;
+  out.reminders = data.reminders ?? { useDefault: true };
+  if (data.source !== undefined) out.source = data.source;
+  out.eventType = typeof data.eventType === 'string' ? data.eventType : 'default';
+  return out;
+}
+
+function originalStartOut(stored: JsonObject, key: OccurrenceKey, zone: string): JsonObject {
+  if (typeof stored.date === 'string') return { date: stored.date };
+  return { dateTime: formatRfc3339InZone(key, zone), timeZone: stored.timeZone ?? zone };
+}
+
+/** A stored record (single event, series master or exception) as a wire Event. */
+export function renderEvent(record: EventRecord, ctx: RenderContext): JsonObject {
+  const data = record.data;
+  const times = eventTimes(data, ctx.calendar.timeZone);
+  const original = object(data.originalStartTime);
+  const originalKey = typeof data.originalStartKey === 'number' ? data.originalStartKey : (record.originalStartMs ?? 0);
+  return assemble(
+    {
+      id: record.id,
+      seq: record.seq,
+      status: record.status,
+      updatedMs: record.updatedMs,
+      iCalUID: record.iCalUID,
+      start: dateTimeOut(object(data.start), times.start, ctx.zone),
+      end: dateTimeOut(object(data.end), times.end, ctx.zone),
+      ...(record.recurringEventId === null ? {} : { recurringEventId: record.recurringEventId }),
+      ...(original === undefined ? {} : { originalStartTime: originalStartOut(original, originalKey, ctx.zone) }),
+    },
+    data,
+    ctx,
+  );
+}
+
+/**
+ * An untouched instance of a series: the master's fields and etag at the occurrence's times,
+ * with `recurringEventId` and `originalStartTime` and no `recurrence` (BEHAVIOUR.md §2.3).
+ */
+export function renderInstance(
+  master: EventRecord,
+  series: Series,
+  key: OccurrenceKey,
+  id: string,
+  times: { start: number; end: number },
+  cancelled: boolean,
+  ctx: RenderContext,
+): JsonObject {
+  const data = master.data;
+  const startStored = object(data.start);
+  const endStored = object(data.end);
+  let start: JsonObject;
+  let end: JsonObject;
+  let originalStartTime: JsonObject;
+  if (series.kind === 'date') {
+    start = { date: formatDate(keyToDate(key)) };
+    end = { date: formatDate(keyToDate(key + series.durationDays * MS_PER_DAY)) };
+    originalStartTime = { date: formatDate(keyToDate(key)) };
+  } else {
+    start = dateTimeOut(startStored, times.start, ctx.zone);
+    end = dateTimeOut(endStored, times.end, ctx.zone);
+    originalStartTime = { dateTime: formatRfc3339InZone(key, ctx.zone), timeZone: series.timeZone };
+  }
+  return assemble(
+    {
+      id,
+      seq: master.seq,
+      status: cancelled ? 'cancelled' : master.status,
+      updatedMs: master.updatedMs,
+      iCalUID: master.iCalUID,
+      start,
+      end,
+      recurringEventId: master.id,
+      originalStartTime,
+    },
+    data,
+    ctx,
+  );
+}
+
+/** One item of an expanded window. */
+export function renderOccurrence(o: Occurrence, ctx: RenderContext): JsonObject {
+  if (o.kind === 'single') return renderEvent(o.record, ctx);
+  const exception = o.instance.exception;
+  if (exception !== undefined) return renderEvent(exception.record, ctx);
+  return renderInstance(o.master, o.series, o.instance.originalStart, o.id, o, occurrenceCancelled(o), ctx);
+}
+
+/**
+ * A deletion in incremental results: only what Google guarantees (METHODS.md §4.2) — `id`, and for
+ * a cancelled exception of a series `recurringEventId` and `originalStartTime`.
+ */
+export function renderTombstone(record: EventRecord, ctx: RenderContext): JsonObject {
+  const out: JsonObject = { kind: 'calendar#event', etag: etagFor(record.seq), id: record.id, status: 'cancelled' };
+  const original = object(record.data.originalStartTime);
+  if (record.recurringEventId !== null && original !== undefined) {
+    out.recurringEventId = record.recurringEventId;
+    const key = typeof record.data.originalStartKey === 'number' ? record.data.originalStartKey : (record.originalStartMs ?? 0);
+    out.originalStartTime = originalStartOut(original, key, ctx.zone);
+  }
+  return out;
+}

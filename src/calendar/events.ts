@@ -1,0 +1,563 @@
+// events.list / get / instances / insert / update / patch / delete (METHODS.md §2.9-2.15,
+// BEHAVIOUR.md §2-3). Handlers parse the request, run one store transaction for a write, and
+// hand the resource to respond(); validation and the writes themselves live in event-write.ts,
+// the wire shape in event-resource.ts, time and recurrence in occurrences.ts.
+//
+// How events.list reads the store, so the cost follows the window and the page, never the
+// calendar (STYLE.md; issue 5 "indexes, not scans"):
+// - singleEvents=true: the window's events from listEventsOverlapping, series expanded only over
+//   the window and only as far as the page needs; ordered by start then id; the page token
+//   carries the (start, id) of the last item.
+// - a time window without singleEvents: listEventsOverlapping, ordered by id (cursor: last id).
+// - no window: listEventsChangedSince in change order, which is also the order of `updated`
+//   (cursor: the change sequence), in batches, each request examining a bounded number.
+// - syncToken: listEventsChangedSince from the token's sequence.
+// The nextSyncToken is a change-sequence watermark: every change after it has a larger sequence.
+// A windowed listing takes the largest sequence in the window on its first page and carries it
+// through its page tokens, so a change made while paging is never lost.
+
+import { googleErrors } from '../api/google-error.ts';
+import { jsonBody } from '../http/request.ts';
+import type { Result } from '../http/result.ts';
+import { parseDate, parseRfc3339, DateTimeError } from '../domain/time/datetime.ts';
+import { dateKey } from '../domain/recurrence/expand.ts';
+import type { CalendarRecord, EventRecord, Json, JsonObject } from '../store/store.ts';
+import type { CalendarCall, CalendarHandler } from './context.ts';
+import { resolveOwnedCalendar, calendarText } from './calendars.ts';
+import { checkIfMatch, etagFor } from './etag.ts';
+import { EventInputError, createEventRecord, deleteEvent, eventInputToGoogle, findTarget, writeEvent } from './event-write.ts';
+import type { EventTarget, WriteContext, WriteMode } from './event-write.ts';
+import { renderEvent, renderInstance, renderOccurrence, renderTombstone } from './event-resource.ts';
+import type { RenderContext } from './event-resource.ts';
+import {
+  ExpansionLimitError,
+  TIME_MAX,
+  TIME_MIN,
+  expandWindow,
+  occurrenceCancelled,
+  occurrenceId,
+  occurrenceRecord,
+  occurrenceTimes,
+  instanceId,
+  seriesOf,
+} from './occurrences.ts';
+import type { Occurrence } from './occurrences.ts';
+import { makePageToken, makeSyncToken, readPageToken, readSyncToken } from './paging.ts';
+import { booleanParam, enumParam, integerParam, pageSizeParam, repeatedParam, stringParam, timeZoneParam, timestampParam } from './params.ts';
+import { noContent, respond } from './respond.ts';
+import { sha256 } from '../oauth/hash.ts';
+
+const PAGE = { default: 250, max: 2500 } as const;
+/** Records one request may examine when filters leave most of a batch out (pages may be short). */
+const EXAMINE_LIMIT = 5000;
+/** Occurrences an orderBy=updated expansion may hold (it must sort the whole window). */
+const UPDATED_ORDER_LIMIT = 10_000;
+
+// ---------------------------------------------------------------------------------------------
+// Shared request pieces.
+
+function calendarOf(call: CalendarCall): CalendarRecord {
+  return resolveOwnedCalendar(call, call.params.calendarId as string);
+}
+
+function renderContext(call: CalendarCall, calendar: CalendarRecord): RenderContext {
+  const query = call.req.query;
+  return {
+    calendar,
+    zone: timeZoneParam(query, 'timeZone') ?? calendar.timeZone,
+    baseUrl: call.req.baseUrl,
+    maxAttendees: integerParam(query, 'maxAttendees', { min: 1, max: Number.MAX_SAFE_INTEGER }),
+  };
+}
+
+function writeContext(call: CalendarCall, calendar: CalendarRecord): WriteContext {
+  return { store: call.app.store, calendar, owner: call.auth.user, now: call.app.clock.now() };
+}
+
+/** Runs a write in one transaction, turning input errors into the API's 400/409. */
+function transact<T>(call: CalendarCall, fn: () => T): T {
+  try {
+    return call.app.store.transaction(fn);
+  } catch (error) {
+    if (error instanceof EventInputError) throw eventInputToGoogle(error);
+    throw error;
+  }
+}
+
+function targetOf(call: CalendarCall, calendar: CalendarRecord): EventTarget {
+  const target = findTarget(call.app.store, calendar, call.params.eventId as string);
+  if (!target) throw googleErrors.notFound();
+  return target;
+}
+
+function targetEtag(target: EventTarget): string {
+  return etagFor(target.kind === 'record' ? target.record.seq : target.master.seq);
+}
+
+function renderTarget(target: EventTarget, ctx: RenderContext): JsonObject {
+  if (target.kind === 'record') return renderEvent(target.record, ctx);
+  const times = occurrenceTimes(target.series, target.key, ctx.calendar.timeZone);
+  return renderInstance(target.master, target.series, target.key, target.id, times, target.master.status === 'cancelled', ctx);
+}
+
+// ---------------------------------------------------------------------------------------------
+// get, insert, update, patch, delete.
+
+const get: CalendarHandler = (call) => {
+  const calendar = calendarOf(call);
+  const ctx = renderContext(call, calendar);
+  // events.get always returns cancelled events too (METHODS.md §2.10).
+  return respond(call, renderTarget(targetOf(call, calendar), ctx));
+};
+
+const insert: CalendarHandler = (call) => {
+  const calendar = calendarOf(call);
+  const ctx = renderContext(call, calendar);
+  const body = jsonBody(call.req);
+  const record = transact(call, () => {
+    const created = createEventRecord(body, writeContext(call, calendar));
+    call.app.store.putEvent(created);
+    return created;
+  });
+  call.app.collectionChanged({ kind: 'events', calendarId: calendar.id });
+  return respond(call, renderEvent(record, ctx));
+};
+
+function modify(mode: WriteMode): CalendarHandler {
+  return (call) => {
+    const calendar = calendarOf(call);
+    const ctx = renderContext(call, calendar);
+    const body = jsonBody(call.req);
+    const record = transact(call, () => {
+      const target = targetOf(call, calendar);
+      checkIfMatch(call.req, targetEtag(target));
+      const written = writeEvent(writeContext(call, calendar), target, body, mode);
+      call.app.store.putEvent(written);
+      return written;
+    });
+    call.app.collectionChanged({ kind: 'events', calendarId: calendar.id });
+    return respond(call, renderEvent(record, ctx));
+  };
+}
+
+const remove: CalendarHandler = (call) => {
+  const calendar = calendarOf(call);
+  transact(call, () => {
+    const target = targetOf(call, calendar);
+    checkIfMatch(call.req, targetEtag(target));
+    for (const record of deleteEvent(writeContext(call, calendar), target)) call.app.store.putEvent(record);
+  });
+  call.app.collectionChanged({ kind: 'events', calendarId: calendar.id });
+  return noContent();
+};
+
+// ---------------------------------------------------------------------------------------------
+// Query parsing for list and instances.
+
+interface Window {
+  from: number;
+  to: number;
+  windowed: boolean;
+}
+
+// timeMin/timeMax: "milliseconds are accepted and ignored" (METHODS.md §2.9).
+function seconds(ms: number | undefined): number | undefined {
+  return ms === undefined ? undefined : Math.floor(ms / 1000) * 1000;
+}
+
+function windowParams(query: URLSearchParams): Window {
+  const timeMin = seconds(timestampParam(query, 'timeMin'));
+  const timeMax = seconds(timestampParam(query, 'timeMax'));
+  if (timeMin !== undefined && timeMax !== undefined && timeMax <= timeMin) throw googleErrors.timeRangeEmpty();
+  return { from: timeMin ?? TIME_MIN, to: timeMax ?? TIME_MAX, windowed: timeMin !== undefined || timeMax !== undefined };
+}
+
+function propertyFilters(query: URLSearchParams, name: string): Array<[string, string]> {
+  return repeatedParam(query, name).map((text) => {
+    const eq = text.indexOf('=');
+    if (eq <= 0) throw googleErrors.invalid(`${name} must be written propertyName=value`, name);
+    return [text.slice(0, eq), text.slice(eq + 1)];
+  });
+}
+
+function textOf(value: Json | undefined): string {
+  return typeof value === 'string' ? value : '';
+}
+
+/** Free text over the fields METHODS.md §2.9 lists for `q`; every term must occur (case-insensitive). */
+function searchableText(data: JsonObject): string {
+  const parts = [textOf(data.summary), textOf(data.description), textOf(data.location)];
+  const people = [...(Array.isArray(data.attendees) ? data.attendees : []), data.organizer];
+  for (const person of people) {
+    if (typeof person === 'object' && person !== null && !Array.isArray(person)) {
+      parts.push(textOf(person.displayName), textOf(person.email));
+    }
+  }
+  return parts.join('\n').toLowerCase();
+}
+
+function mapOf(data: JsonObject, kind: 'private' | 'shared'): JsonObject {
+  const props = data.extendedProperties;
+  const map = typeof props === 'object' && props !== null && !Array.isArray(props) ? props[kind] : undefined;
+  return typeof map === 'object' && map !== null && !Array.isArray(map) ? map : {};
+}
+
+/** The content filters of events.list, as one predicate over stored records. */
+function recordFilter(query: URLSearchParams): (record: EventRecord) => boolean {
+  const terms = (stringParam(query, 'q') ?? '').toLowerCase().split(/\s+/).filter((t) => t !== '');
+  const iCalUID = stringParam(query, 'iCalUID');
+  const privateProps = propertyFilters(query, 'privateExtendedProperty');
+  const sharedProps = propertyFilters(query, 'sharedExtendedProperty');
+  const eventTypes = repeatedParam(query, 'eventTypes');
+  const updatedMin = timestampParam(query, 'updatedMin');
+  return (record) => {
+    if (iCalUID !== undefined && record.iCalUID !== iCalUID) return false;
+    if (updatedMin !== undefined && record.updatedMs < updatedMin) return false;
+    if (eventTypes.length > 0 && !eventTypes.includes(textOf(record.data.eventType) || 'default')) return false;
+    if (privateProps.some(([k, v]) => mapOf(record.data, 'private')[k] !== v)) return false;
+    if (sharedProps.some(([k, v]) => mapOf(record.data, 'shared')[k] !== v)) return false;
+    if (terms.length > 0) {
+      const text = searchableText(record.data);
+      if (!terms.every((t) => text.includes(t))) return false;
+    }
+    return true;
+  };
+}
+
+// Parameters that change what a page token points into; a token replayed with others is refused.
+const LIST_QUERY_PARAMS = [
+  'eventTypes', 'iCalUID', 'maxAttendees', 'maxResults', 'orderBy', 'privateExtendedProperty', 'q', 'sharedExtendedProperty',
+  'showDeleted', 'singleEvents', 'syncToken', 'timeMax', 'timeMin', 'timeZone', 'updatedMin', 'originalStart',
+];
+
+function queryFingerprint(call: CalendarCall, calendar: CalendarRecord): string {
+  const query = call.req.query;
+  const parts = LIST_QUERY_PARAMS.map((name) => `${name}=${query.getAll(name).join(',')}`);
+  // Hashed so the token stays short whatever the query holds.
+  return sha256(`${call.req.path.split('?')[0] ?? ''}|${calendar.id}|${parts.join('&')}`).slice(0, 22);
+}
+
+function defaultReminders(call: CalendarCall, calendar: CalendarRecord): Json {
+  const entry = call.app.store.getCalendarListEntry(call.auth.user.id, calendar.id);
+  const reminders = entry?.data.defaultReminders;
+  return Array.isArray(reminders) ? reminders : [];
+}
+
+/** The Events envelope (METHODS.md §3.7, BEHAVIOUR.md §2.4). */
+function envelope(
+  call: CalendarCall,
+  calendar: CalendarRecord,
+  page: { items: JsonObject[]; watermark: number; updatedMs: number; next: { pageToken: string } | { syncToken: string } | undefined },
+): JsonObject {
+  const out: JsonObject = {
+    kind: 'calendar#events',
+    etag: etagFor(Math.max(page.watermark, calendar.seq)),
+  };
+  const summary = calendarText(calendar, 'summary');
+  if (summary !== undefined) out.summary = summary;
+  const description = calendarText(calendar, 'description');
+  if (description !== undefined) out.description = description;
+  out.updated = new Date(page.updatedMs).toISOString();
+  out.timeZone = calendar.timeZone;
+  out.accessRole = 'owner';
+  out.defaultReminders = defaultReminders(call, calendar);
+  if (page.next !== undefined) {
+    if ('pageToken' in page.next) out.nextPageToken = page.next.pageToken;
+    else out.nextSyncToken = page.next.syncToken;
+  }
+  out.items = page.items;
+  return out;
+}
+
+function cursorNumber(cursor: JsonObject | undefined, key: string): number | undefined {
+  const value = cursor?.[key];
+  return typeof value === 'number' ? value : undefined;
+}
+
+function cursorString(cursor: JsonObject | undefined, key: string): string | undefined {
+  const value = cursor?.[key];
+  return typeof value === 'string' ? value : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// events.list.
+
+// Parameters METHODS.md §2.9 says must not accompany syncToken.
+const NOT_WITH_SYNC_TOKEN = ['iCalUID', 'orderBy', 'privateExtendedProperty', 'q', 'sharedExtendedProperty', 'timeMin', 'timeMax', 'updatedMin'];
+
+interface ListState {
+  call: CalendarCall;
+  calendar: CalendarRecord;
+  ctx: RenderContext;
+  size: number;
+  showDeleted: boolean;
+  accept: (record: EventRecord) => boolean;
+  fingerprint: string;
+  cursor: JsonObject | undefined;
+}
+
+interface Page {
+  items: JsonObject[];
+  watermark: number;
+  updatedMs: number;
+  /** The cursor of the next page; undefined on the last page. */
+  nextCursor: JsonObject | undefined;
+}
+
+const list: CalendarHandler = (call) => {
+  const calendar = calendarOf(call);
+  const query = call.req.query;
+  const ctx = renderContext(call, calendar);
+  const size = pageSizeParam(query, PAGE);
+  const singleEvents = booleanParam(query, 'singleEvents') ?? false;
+  const orderBy = enumParam(query, 'orderBy', ['startTime', 'updated'] as const);
+  const showDeletedParam = booleanParam(query, 'showDeleted');
+  const syncTokenText = stringParam(query, 'syncToken');
+  const window = windowParams(query);
+  const accept = recordFilter(query);
+  if (orderBy === 'startTime' && !singleEvents) {
+    throw googleErrors.invalid('The requested ordering is not available for the particular query.', 'orderBy');
+  }
+  const collection = `events:${calendar.id}`;
+  let sinceSeq: number | undefined;
+  if (syncTokenText !== undefined) {
+    for (const name of NOT_WITH_SYNC_TOKEN) {
+      if (query.has(name)) throw googleErrors.invalid(`syncToken cannot be combined with ${name}`, name);
+    }
+    // Deletions are always part of an incremental result (METHODS.md §2.9).
+    if (showDeletedParam === false) throw googleErrors.invalid('syncToken cannot be combined with showDeleted=false', 'showDeleted');
+    sinceSeq = readSyncToken(call.app, collection, syncTokenText);
+  }
+  const fingerprint = queryFingerprint(call, calendar);
+  const pageTokenText = stringParam(query, 'pageToken');
+  const cursor = pageTokenText === undefined ? undefined : readPageToken(call.app, fingerprint, pageTokenText);
+  const state: ListState = { call, calendar, ctx, size, showDeleted: showDeletedParam ?? false, accept, fingerprint, cursor };
+  // updatedMin, like a sync token, always brings deletions (METHODS.md §4.2).
+  const incremental = sinceSeq !== undefined || query.has('updatedMin');
+
+  let page: Page;
+  if (singleEvents) {
+    page = orderBy === 'updated' ? singleEventsByUpdated(state, window, incremental) : singleEventsPage(state, window, incremental);
+  } else if (window.windowed) {
+    page = windowPage(state, window, incremental);
+  } else {
+    page = changesPage(state, sinceSeq ?? 0, incremental);
+  }
+  const next =
+    page.nextCursor !== undefined
+      ? { pageToken: makePageToken(call.app, fingerprint, page.nextCursor) }
+      : { syncToken: makeSyncToken(call.app, collection, page.watermark) };
+  return respond(call, envelope(call, calendar, { ...page, next }));
+};
+
+/**
+ * Whether a cancelled record is listed, and how: deletions appear with showDeleted (in full) and
+ * in incremental results (as tombstones); a cancelled exception of a live series appears even
+ * without showDeleted when series are not expanded (METHODS.md §4.2).
+ */
+function renderListed(state: ListState, record: EventRecord, incremental: boolean, expanded: boolean): JsonObject | undefined {
+  if (record.status !== 'cancelled') return renderEvent(record, state.ctx);
+  if (state.showDeleted) return renderEvent(record, state.ctx);
+  if (incremental) return renderTombstone(record, state.ctx);
+  if (!expanded && record.recurringEventId !== null) {
+    const master = state.call.app.store.getEvent(state.calendar.id, record.recurringEventId);
+    if (master && master.status !== 'cancelled') return renderTombstone(record, state.ctx);
+  }
+  return undefined;
+}
+
+/** No window: records in change order (listEventsChangedSince), a bounded number per request. */
+function changesPage(state: ListState, sinceSeq: number, incremental: boolean): Page {
+  const { store } = state.call.app;
+  let after = cursorNumber(state.cursor, 's') ?? sinceSeq;
+  const items: JsonObject[] = [];
+  let examined = 0;
+  let updatedMs = 0;
+  for (;;) {
+    const batch = store.listEventsChangedSince(state.calendar.id, after, Math.min(state.size + 1, EXAMINE_LIMIT));
+    for (const record of batch) {
+      if (items.length === state.size) return { items, watermark: after, updatedMs, nextCursor: { s: after } };
+      after = record.seq;
+      examined++;
+      updatedMs = Math.max(updatedMs, record.updatedMs);
+      if (!state.accept(record) && !(incremental && record.status === 'cancelled' && passesWithoutFilter(state, record))) continue;
+      const item = renderListed(state, record, incremental, false);
+      if (item !== undefined) items.push(item);
+    }
+    if (batch.length <= state.size && batch.length < Math.min(state.size + 1, EXAMINE_LIMIT)) {
+      return { items, watermark: after, updatedMs: updatedMs || state.call.app.clock.now(), nextCursor: undefined };
+    }
+    if (examined >= EXAMINE_LIMIT) return { items, watermark: after, updatedMs, nextCursor: { s: after } };
+  }
+}
+
+/** updatedMin keeps deletions since that time even when content filters would drop them. */
+function passesWithoutFilter(state: ListState, record: EventRecord): boolean {
+  const updatedMin = timestampParam(state.call.req.query, 'updatedMin');
+  return updatedMin === undefined || record.updatedMs >= updatedMin;
+}
+
+/** A window without expansion: singles, masters and exceptions overlapping it, by id (or change order). */
+function windowPage(state: ListState, window: Window, incremental: boolean): Page {
+  const { store } = state.call.app;
+  const records = store.listEventsOverlapping(state.calendar.id, window.from, window.to);
+  const watermark = cursorNumber(state.cursor, 'w') ?? records.reduce((max, r) => Math.max(max, r.seq), 0);
+  const byUpdated = stringParam(state.call.req.query, 'orderBy') === 'updated';
+  const key = (r: EventRecord): string => (byUpdated ? String(r.seq).padStart(16, '0') : r.id);
+  records.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  const afterKey = cursorString(state.cursor, 'k');
+  const items: JsonObject[] = [];
+  let updatedMs = 0;
+  let lastKey: string | undefined;
+  for (const record of records) {
+    if (afterKey !== undefined && key(record) <= afterKey) continue;
+    if (!state.accept(record)) continue;
+    const item = renderListed(state, record, incremental, false);
+    if (item === undefined) continue;
+    if (items.length === state.size) return { items, watermark, updatedMs, nextCursor: { k: lastKey ?? '', w: watermark } };
+    items.push(item);
+    lastKey = key(record);
+    updatedMs = Math.max(updatedMs, record.updatedMs);
+  }
+  return { items, watermark, updatedMs: updatedMs || state.call.app.clock.now(), nextCursor: undefined };
+}
+
+function occurrenceAccepted(state: ListState, o: Occurrence, incremental: boolean): JsonObject | undefined {
+  if (occurrenceCancelled(o) && !state.showDeleted) {
+    if (!incremental) return undefined;
+    return o.kind === 'single' ? renderTombstone(o.record, state.ctx) : renderOccurrence(o, state.ctx);
+  }
+  return renderOccurrence(o, state.ctx);
+}
+
+/** singleEvents=true: singles and instances over the window, by start then id. */
+function singleEventsPage(state: ListState, window: Window, incremental: boolean): Page {
+  const start = cursorNumber(state.cursor, 't');
+  const id = cursorString(state.cursor, 'i');
+  const expanded = expandWindow(state.call.app.store, state.calendar, window.from, window.to, {
+    showDeleted: state.showDeleted || incremental,
+    after: start !== undefined && id !== undefined ? { start, id } : undefined,
+    limit: state.size + 1,
+    accept: state.accept,
+  });
+  const watermark = cursorNumber(state.cursor, 'w') ?? expanded.watermark;
+  const page = expanded.occurrences.slice(0, state.size);
+  const items = page.map((o) => occurrenceAccepted(state, o, incremental)).filter((item): item is JsonObject => item !== undefined);
+  const updatedMs = page.reduce((max, o) => Math.max(max, occurrenceRecord(o).updatedMs), 0) || state.call.app.clock.now();
+  const last = page[page.length - 1];
+  const more = expanded.occurrences.length > state.size && last !== undefined;
+  return { items, watermark, updatedMs, nextCursor: more ? { t: last.start, i: occurrenceId(last), w: watermark } : undefined };
+}
+
+/** singleEvents=true&orderBy=updated: the whole window sorted by last change (bounded). */
+function singleEventsByUpdated(state: ListState, window: Window, incremental: boolean): Page {
+  let expanded: ReturnType<typeof expandWindow>;
+  try {
+    expanded = expandWindow(state.call.app.store, state.calendar, window.from, window.to, {
+      showDeleted: state.showDeleted || incremental,
+      limit: UPDATED_ORDER_LIMIT,
+      strict: true,
+      accept: state.accept,
+    });
+  } catch (error) {
+    if (error instanceof ExpansionLimitError) {
+      throw googleErrors.invalid(`orderBy=updated with singleEvents can sort at most ${UPDATED_ORDER_LIMIT} instances; narrow timeMin/timeMax`, 'orderBy');
+    }
+    throw error;
+  }
+  const all = expanded.occurrences
+    .map((o) => ({ o, seq: occurrenceRecord(o).seq }))
+    .sort((a, b) => a.seq - b.seq || a.o.start - b.o.start || (occurrenceId(a.o) < occurrenceId(b.o) ? -1 : 1));
+  const offset = cursorNumber(state.cursor, 'n') ?? 0;
+  const watermark = cursorNumber(state.cursor, 'w') ?? expanded.watermark;
+  const slice = all.slice(offset, offset + state.size);
+  const items = slice.map(({ o }) => occurrenceAccepted(state, o, incremental)).filter((item): item is JsonObject => item !== undefined);
+  const updatedMs = slice.reduce((max, { o }) => Math.max(max, occurrenceRecord(o).updatedMs), 0) || state.call.app.clock.now();
+  const more = offset + state.size < all.length;
+  return { items, watermark, updatedMs, nextCursor: more ? { n: offset + state.size, w: watermark } : undefined };
+}
+
+// ---------------------------------------------------------------------------------------------
+// events.instances (METHODS.md §2.11).
+
+/** `originalStart`: an RFC 3339 timestamp for timed series, a date for all-day ones. */
+function originalStartParam(query: URLSearchParams): { instant?: number; dateKey?: number } | undefined {
+  const text = stringParam(query, 'originalStart');
+  if (text === undefined) return undefined;
+  try {
+    if (/^\d{4}-\d{2}-\d{2}$/.test(text)) return { dateKey: dateKey(parseDate(text, 'originalStart')) };
+    return { instant: parseRfc3339(text, 'originalStart') };
+  } catch (error) {
+    if (error instanceof DateTimeError) throw googleErrors.invalid('originalStart must be an RFC 3339 timestamp or a date', 'originalStart');
+    throw error;
+  }
+}
+
+const instances: CalendarHandler = (call) => {
+  const calendar = calendarOf(call);
+  const query = call.req.query;
+  const ctx = renderContext(call, calendar);
+  const size = pageSizeParam(query, PAGE);
+  const showDeleted = booleanParam(query, 'showDeleted') ?? false;
+  const window = windowParams(query);
+  const originalStart = originalStartParam(query);
+  const fingerprint = queryFingerprint(call, calendar);
+  const pageTokenText = stringParam(query, 'pageToken');
+  const cursor = pageTokenText === undefined ? undefined : readPageToken(call.app, fingerprint, pageTokenText);
+  const master = call.app.store.getEvent(calendar.id, call.params.eventId as string);
+  if (!master) throw googleErrors.notFound();
+  const finish = (items: JsonObject[], nextCursor: JsonObject | undefined, updatedMs: number): Result =>
+    respond(call, envelope(call, calendar, {
+      items,
+      watermark: master.seq,
+      updatedMs,
+      next: nextCursor === undefined ? undefined : { pageToken: makePageToken(call.app, fingerprint, nextCursor) },
+    }));
+  if (!master.recurring) {
+    // A non-recurring event is its own only instance (a documented choice; Google's answer for
+    // this case is unconfirmed).
+    const listed = (showDeleted || master.status !== 'cancelled') && master.startMs < window.to && master.endMs >= window.from;
+    return finish(listed && master.recurringEventId === null ? [renderEvent(master, ctx)] : [], undefined, master.updatedMs);
+  }
+  if (originalStart !== undefined) {
+    const target = findTarget(call.app.store, calendar, instanceIdFor(master, calendar, originalStart));
+    if (target === undefined) return finish([], undefined, master.updatedMs);
+    const item = renderTarget(target, ctx);
+    return finish(showDeleted || item.status !== 'cancelled' ? [item] : [], undefined, master.updatedMs);
+  }
+  const start = cursorNumber(cursor, 't');
+  const id = cursorString(cursor, 'i');
+  const expanded = expandWindow(call.app.store, calendar, window.from, window.to, {
+    seriesId: master.id,
+    showDeleted,
+    inclusiveStart: true,
+    after: start !== undefined && id !== undefined ? { start, id } : undefined,
+    limit: size + 1,
+  });
+  const page = expanded.occurrences.slice(0, size);
+  const last = page[page.length - 1];
+  const more = expanded.occurrences.length > size && last !== undefined;
+  return finish(
+    page.map((o) => renderOccurrence(o, ctx)),
+    more ? { t: last.start, i: occurrenceId(last) } : undefined,
+    page.reduce((max, o) => Math.max(max, occurrenceRecord(o).updatedMs), master.updatedMs),
+  );
+};
+
+/** The instance id `originalStart` names in a series ('' when the series' kind does not match). */
+function instanceIdFor(master: EventRecord, calendar: CalendarRecord, originalStart: { instant?: number; dateKey?: number }): string {
+  const series = seriesOf(master.data, calendar.timeZone);
+  const key = series?.kind === 'date' ? originalStart.dateKey : originalStart.instant;
+  return series === undefined || key === undefined ? '' : instanceId(master, series, key);
+}
+
+export const eventHandlers = {
+  list,
+  get,
+  instances,
+  insert,
+  update: modify('update'),
+  patch: modify('patch'),
+  delete: remove,
+} satisfies Record<string, CalendarHandler>;
+

@@ -1,0 +1,172 @@
+// freebusy.query, POST /calendar/v3/freeBusy (spec "FreeBusy request and response", METHODS.md
+// §2.18 and §3.10-3.13, BEHAVIOUR.md §6, CONTRACT §7).
+//
+// - Any workspace calendar is readable by id (busy times only); `primary` is the caller's own
+//   primary calendar; an unknown id answers that entry with errors [{global, notFound}] and no
+//   busy times, and the request still succeeds.
+// - Busy = the opaque, non-cancelled events and series instances overlapping the range, with
+//   cancelled instances removed; all-day events occupy their dates in their calendar's zone.
+//   Overlapping or touching intervals merge, and every interval is clipped to [timeMin, timeMax).
+// - Output: top-level timeMin/timeMax in UTC with milliseconds (as Google echoes them); busy
+//   times in the request's timeZone (default UTC: `Z` without milliseconds; other zones with
+//   their offset).
+// - Limits: calendarExpansionMax <= 50 (items beyond the cap get tooManyCalendarsRequested,
+//   the reason METHODS.md §3.14 lists); groupExpansionMax <= 100 (groups are not supported, so a
+//   group id is an unknown calendar). The range may span at most MAX_RANGE_DAYS days (Google
+//   refuses roughly three months and more with timeRangeTooLong; this service allows a year) and
+//   one request expands at most MAX_INSTANCES events and instances, else 400 — the work a request
+//   can cause stays bounded.
+
+import { googleErrors, GoogleApiError } from '../api/google-error.ts';
+import { jsonBody } from '../http/request.ts';
+import { DateTimeError, parseRfc3339 } from '../domain/time/datetime.ts';
+import { MS_PER_DAY, formatRfc3339InZone, isValidTimeZone } from '../domain/time/zones.ts';
+import type { CalendarRecord, Json, JsonObject, Store } from '../store/store.ts';
+import type { CalendarHandler } from './context.ts';
+import { PRIMARY_ALIAS, resolveOwnedCalendar } from './calendars.ts';
+import { ExpansionLimitError, expandWindow } from './occurrences.ts';
+import { respond } from './respond.ts';
+
+export const MAX_RANGE_DAYS = 366;
+export const MAX_INSTANCES = 20_000;
+const MAX_CALENDARS = 50;
+const MAX_GROUP_EXPANSION = 100;
+
+type Raw = Record<string, unknown>;
+
+function isObject(value: unknown): value is Raw {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function timestamp(body: Raw, name: 'timeMin' | 'timeMax'): number {
+  const value = body[name];
+  if (value === undefined || value === null) throw googleErrors.required(`Missing ${name} parameter.`, name);
+  if (typeof value !== 'string') throw googleErrors.invalid(`${name} must be an RFC 3339 timestamp with offset`, name);
+  try {
+    return parseRfc3339(value, name);
+  } catch (error) {
+    if (error instanceof DateTimeError) throw googleErrors.invalid(`${name} must be an RFC 3339 timestamp with offset`, name);
+    throw error;
+  }
+}
+
+function limit(body: Raw, name: string, max: number): number | undefined {
+  const value = body[name];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > max) {
+    throw googleErrors.invalid(`${name} must be an integer from 1 to ${max}`, name);
+  }
+  return value;
+}
+
+function requestedIds(body: Raw): string[] {
+  const items = body.items ?? [];
+  if (!Array.isArray(items)) throw googleErrors.invalid('items must be an array of {id}', 'items');
+  return items.map((item, i) => {
+    if (!isObject(item) || typeof item.id !== 'string' || item.id === '') {
+      throw googleErrors.invalid(`items[${i}].id must be a calendar id`, `items[${i}].id`);
+    }
+    return item.id;
+  });
+}
+
+function calendarError(reason: string, domain = 'global'): JsonObject {
+  return { errors: [{ domain, reason }], busy: [] };
+}
+
+/**
+ * Busy intervals of one calendar over [from, to), merged and clipped, in time order, with the
+ * number of events and instances expanded for them (counted against the request's budget).
+ */
+function busyIntervals(
+  store: Store,
+  calendar: CalendarRecord,
+  from: number,
+  to: number,
+  budget: number,
+): { intervals: Array<[number, number]>; expanded: number } {
+  const { occurrences } = expandWindow(store, calendar, from, to, {
+    showDeleted: false,
+    limit: budget,
+    strict: true,
+    // Event.transparency: "transparent" does not block time (METHODS.md §3.1).
+    accept: (record) => record.data.transparency !== 'transparent',
+  });
+  const merged: Array<[number, number]> = [];
+  for (const o of occurrences) {
+    const start = Math.max(o.start, from);
+    const end = Math.min(o.end, to);
+    if (end <= start) continue;
+    const last = merged[merged.length - 1];
+    if (last !== undefined && start <= last[1]) last[1] = Math.max(last[1], end);
+    else merged.push([start, end]);
+  }
+  return { intervals: merged, expanded: occurrences.length };
+}
+
+export const freebusyQuery: CalendarHandler = (call) => {
+  const body = jsonBody(call.req);
+  if (!isObject(body)) throw googleErrors.invalid('The request body must be a FreeBusyRequest object.');
+  const from = timestamp(body, 'timeMin');
+  const to = timestamp(body, 'timeMax');
+  if (to <= from) throw googleErrors.timeRangeEmpty();
+  if (to - from > MAX_RANGE_DAYS * MS_PER_DAY) {
+    throw new GoogleApiError({
+      status: 400,
+      domain: 'calendar',
+      reason: 'timeRangeTooLong',
+      message: `The requested time range is too long; at most ${MAX_RANGE_DAYS} days are allowed.`,
+      location: 'timeMax',
+      locationType: 'parameter',
+    });
+  }
+  let zone = 'UTC';
+  if (body.timeZone !== undefined && body.timeZone !== null) {
+    if (typeof body.timeZone !== 'string' || !isValidTimeZone(body.timeZone)) {
+      throw googleErrors.invalid('timeZone must be an IANA time zone name', 'timeZone');
+    }
+    zone = body.timeZone;
+  }
+  const calendarCap = limit(body, 'calendarExpansionMax', MAX_CALENDARS) ?? MAX_CALENDARS;
+  limit(body, 'groupExpansionMax', MAX_GROUP_EXPANSION);
+  const ids = requestedIds(body);
+
+  const { store } = call.app;
+  const calendars: JsonObject = {};
+  let budget = MAX_INSTANCES;
+  let served = 0;
+  for (const id of ids) {
+    if (id in calendars) continue;
+    if (served >= calendarCap) {
+      calendars[id] = calendarError('tooManyCalendarsRequested', 'calendar');
+      continue;
+    }
+    served++;
+    // Any workspace calendar by id (busy times only); `primary` is the caller's own.
+    const calendar = id === PRIMARY_ALIAS ? resolveOwnedCalendar(call, id) : store.getCalendar(id);
+    if (!calendar) {
+      calendars[id] = calendarError('notFound');
+      continue;
+    }
+    let intervals: Array<[number, number]>;
+    try {
+      const result = busyIntervals(store, calendar, from, to, budget);
+      intervals = result.intervals;
+      budget -= result.expanded;
+    } catch (error) {
+      if (error instanceof ExpansionLimitError) {
+        throw googleErrors.invalid(`The query would expand more than ${MAX_INSTANCES} events; narrow timeMin/timeMax or ask for fewer calendars.`, 'timeMax');
+      }
+      throw error;
+    }
+    const busy: Json[] = intervals.map(([start, end]) => ({ start: formatRfc3339InZone(start, zone), end: formatRfc3339InZone(end, zone) }));
+    calendars[id] = { busy };
+  }
+  const response: JsonObject = {
+    kind: 'calendar#freeBusy',
+    timeMin: new Date(from).toISOString(),
+    timeMax: new Date(to).toISOString(),
+    calendars,
+  };
+  return respond(call, response);
+};

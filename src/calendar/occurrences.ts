@@ -1,0 +1,342 @@
+// Where events sit in time: the instants of a stored event's start and end, the recurrence
+// series of a master, and the expansion of a calendar's events over a window (single events,
+// series instances with their stored exceptions merged). events.list (singleEvents),
+// events.instances, events.get of an instance id and freebusy.query all read time through here.
+//
+// Cost: every window query starts from store.listEventsOverlapping, which answers from an index,
+// and each series is expanded only over the window (src/domain/recurrence/expand.ts), with a
+// limit, so the work follows the window and the page size, never the calendar's size or the
+// length of a series.
+
+import type { CalendarRecord, EventRecord, Json, JsonObject, Store } from '../store/store.ts';
+import { parseRecurrence } from '../domain/recurrence/rrule.ts';
+import {
+  dateKey,
+  formatInstanceId,
+  instancesInWindow,
+  isOccurrence,
+  lastOccurrence,
+  occurrenceSpan,
+  parseInstanceId,
+  seriesBounds,
+} from '../domain/recurrence/expand.ts';
+import type { ExceptionTiming, Instance, OccurrenceKey, Series } from '../domain/recurrence/expand.ts';
+import { daysBetween, parseDate, parseDateTimeWithZone, startOfDateInZone } from '../domain/time/datetime.ts';
+import type { CivilDate } from '../domain/time/zones.ts';
+
+/**
+ * Instants that stand for "no bound": 0001-01-01 and 10000-01-01 UTC, the years RFC 3339 can
+ * write, well inside what Date and Intl accept even after zone offsets are applied.
+ */
+export const TIME_MIN = -62_135_596_800_000;
+export const TIME_MAX = 253_402_300_800_000;
+
+/**
+ * Beyond this COUNT a series' end is not computed at write time (it would mean iterating every
+ * occurrence); its stored span then runs to Number.MAX_SAFE_INTEGER, which is only a looser
+ * index bound, never a wrong answer.
+ */
+const SPAN_COUNT_LIMIT = 5000;
+
+/** The times of a stored (already validated) event, read from its `start`/`end` fields. */
+export type EventTimes =
+  | { readonly kind: 'dateTime'; readonly start: number; readonly end: number; readonly timeZone: string | undefined }
+  | { readonly kind: 'date'; readonly start: number; readonly end: number; readonly startDate: CivilDate; readonly endDate: CivilDate };
+
+function field(data: JsonObject, name: string): JsonObject {
+  const value = data[name];
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {};
+}
+
+function text(value: Json | undefined): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** Start and end of stored event data; all-day dates are placed in the calendar's zone. */
+export function eventTimes(data: JsonObject, calendarZone: string): EventTimes {
+  const start = field(data, 'start');
+  const end = field(data, 'end');
+  const startDay = text(start.date);
+  const endDay = text(end.date);
+  if (startDay !== undefined && endDay !== undefined) {
+    const startDate = parseDate(startDay, 'start.date');
+    const endDate = parseDate(endDay, 'end.date');
+    return {
+      kind: 'date',
+      start: startOfDateInZone(startDate, calendarZone),
+      end: startOfDateInZone(endDate, calendarZone),
+      startDate,
+      endDate,
+    };
+  }
+  const startZone = text(start.timeZone);
+  return {
+    kind: 'dateTime',
+    start: parseDateTimeWithZone(text(start.dateTime) ?? '', startZone, 'start.dateTime'),
+    end: parseDateTimeWithZone(text(end.dateTime) ?? '', text(end.timeZone) ?? startZone, 'end.dateTime'),
+    timeZone: startZone,
+  };
+}
+
+/** The lines of a stored `recurrence` field (empty for single events and exceptions). */
+export function recurrenceLines(data: JsonObject): string[] {
+  const value = data.recurrence;
+  return Array.isArray(value) ? value.filter((line): line is string => typeof line === 'string') : [];
+}
+
+// Series objects are cached per stored record version: expand.ts caches its compiled rules per
+// Series object, so reusing one keeps repeated expansions of a series cheap within a request.
+const seriesCache = new WeakMap<JsonObject, Series | null>();
+
+/**
+ * The recurrence series of a master's data, or undefined for a non-recurring event. Timed series
+ * expand in `start.timeZone` (required for recurring events, enforced on write).
+ */
+export function seriesOf(data: JsonObject, calendarZone: string): Series | undefined {
+  const cached = seriesCache.get(data);
+  if (cached !== undefined) return cached ?? undefined;
+  const lines = recurrenceLines(data);
+  let series: Series | null = null;
+  if (lines.length > 0) {
+    const times = eventTimes(data, calendarZone);
+    if (times.kind === 'date') {
+      series = {
+        kind: 'date',
+        startDate: times.startDate,
+        durationDays: daysBetween(times.startDate, times.endDate),
+        recurrence: parseRecurrence(lines, { allDay: true }),
+      };
+    } else {
+      series = {
+        kind: 'dateTime',
+        start: times.start,
+        durationMs: times.end - times.start,
+        timeZone: times.timeZone ?? calendarZone,
+        recurrence: parseRecurrence(lines, { allDay: false }),
+      };
+    }
+  }
+  seriesCache.set(data, series);
+  return series ?? undefined;
+}
+
+/**
+ * The [startMs, endMs) span stored with an event (Store.EventRecord): a single event's own times;
+ * a master's first instance start to last instance end, Number.MAX_SAFE_INTEGER when unbounded
+ * (or too long to count at write time).
+ */
+export function eventSpan(data: JsonObject, calendarZone: string): { startMs: number; endMs: number } {
+  const times = eventTimes(data, calendarZone);
+  const series = seriesOf(data, calendarZone);
+  if (series === undefined) return { startMs: times.start, endMs: times.end };
+  const counted = series.recurrence.rrules.some((r) => r.count !== undefined && r.count > SPAN_COUNT_LIMIT);
+  if (counted || lastOccurrence(series) === Infinity) return { startMs: times.start, endMs: Number.MAX_SAFE_INTEGER };
+  const bounds = seriesBounds(series, calendarZone);
+  // An empty set (every occurrence excluded) keeps the declared first instance as its span.
+  if (bounds === undefined) return { startMs: times.start, endMs: times.end };
+  return { startMs: Math.min(bounds.start, times.start), endMs: Math.max(bounds.end, times.end) };
+}
+
+/** The occurrence key of an EventDateTime given as `originalStartTime` (date key or instant). */
+export function occurrenceKeyOf(value: JsonObject, series: Series, field: string): OccurrenceKey {
+  if (series.kind === 'date') return dateKey(parseDate(text(value.date) ?? '', `${field}.date`));
+  return parseDateTimeWithZone(text(value.dateTime) ?? '', text(value.timeZone), `${field}.dateTime`, `${field}.timeZone`);
+}
+
+/** The instance id of an occurrence: `<seriesId>_<YYYYMMDDTHHMMSSZ>` or `<seriesId>_<YYYYMMDD>`. */
+export function instanceId(master: EventRecord, series: Series, key: OccurrenceKey): string {
+  return formatInstanceId(master.id, series.kind, key);
+}
+
+/** A stored exception as expand.ts merges it. */
+export interface StoredException extends ExceptionTiming {
+  readonly record: EventRecord;
+}
+
+/** The key an exception record was stored under (set on write from originalStartTime). */
+export function exceptionKey(record: EventRecord): OccurrenceKey {
+  const key = record.data.originalStartKey;
+  return typeof key === 'number' ? key : (record.originalStartMs ?? 0);
+}
+
+export function asException(record: EventRecord): StoredException {
+  return {
+    originalStart: exceptionKey(record),
+    cancelled: record.status === 'cancelled',
+    start: record.startMs,
+    end: record.endMs,
+    record,
+  };
+}
+
+/** One item of an expanded window: a single event, or an instance of a series. */
+export type Occurrence =
+  | { readonly kind: 'single'; readonly record: EventRecord; readonly start: number; readonly end: number }
+  | {
+      readonly kind: 'instance';
+      readonly master: EventRecord;
+      readonly series: Series;
+      readonly instance: Instance<StoredException>;
+      readonly id: string;
+      readonly start: number;
+      readonly end: number;
+    };
+
+export function occurrenceId(o: Occurrence): string {
+  return o.kind === 'single' ? o.record.id : o.id;
+}
+
+/** Whether an occurrence is cancelled (a deleted single event, a cancelled instance or series). */
+export function occurrenceCancelled(o: Occurrence): boolean {
+  if (o.kind === 'single') return o.record.status === 'cancelled';
+  return o.instance.cancelled || o.master.status === 'cancelled';
+}
+
+/** The record whose data describes an occurrence (the exception when there is one). */
+export function occurrenceRecord(o: Occurrence): EventRecord {
+  return o.kind === 'single' ? o.record : (o.instance.exception?.record ?? o.master);
+}
+
+export class ExpansionLimitError extends Error {}
+
+export interface WindowOptions {
+  /** Include cancelled single events, cancelled instances and the instances of deleted series. */
+  readonly showDeleted: boolean;
+  /** Only occurrences ordered after this (start, id) position. */
+  readonly after?: { readonly start: number; readonly id: string } | undefined;
+  /** Stop after this many occurrences (earliest first); the page size plus one. */
+  readonly limit: number;
+  /**
+   * Throw ExpansionLimitError rather than return more than `limit` (freeBusy, which cannot page).
+   */
+  readonly strict?: boolean;
+  /** Inclusive lower bound (events.instances' timeMin) rather than the exclusive end > from. */
+  readonly inclusiveStart?: boolean;
+  /** Only this one series (events.instances). */
+  readonly seriesId?: string;
+  /** Keep a record as a candidate (q, extended-property filters); default all. */
+  readonly accept?: (record: EventRecord) => boolean;
+}
+
+function compareOccurrences(a: { start: number; id: string }, b: { start: number; id: string }): number {
+  return a.start - b.start || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+function inWindow(start: number, end: number, from: number, to: number, inclusive: boolean): boolean {
+  if (start >= to) return false;
+  return inclusive ? end >= from : end > from || (end === start && start >= from);
+}
+
+/**
+ * The occurrences of a calendar overlapping [from, to), ordered by start then id: single events
+ * and the instances of every series with a stored exception merged (modified instances at their
+ * own times, cancelled ones dropped or flagged). At most `limit` are returned.
+ */
+export function expandWindow(
+  store: Store,
+  calendar: CalendarRecord,
+  from: number,
+  to: number,
+  options: WindowOptions,
+): { occurrences: Occurrence[]; watermark: number } {
+  const zone = calendar.timeZone;
+  const after = options.after;
+  const inclusive = options.inclusiveStart === true;
+  const accept = options.accept ?? (() => true);
+  const isAfter = (o: { start: number; id: string }): boolean => after === undefined || compareOccurrences(o, after) > 0;
+  const out: Occurrence[] = [];
+  const masters = new Map<string, EventRecord>();
+  // The largest change sequence among the records read: a sync watermark for the window.
+  let watermark = 0;
+  const candidates = options.seriesId === undefined ? store.listEventsOverlapping(calendar.id, from, to) : [];
+  if (options.seriesId !== undefined) {
+    const master = store.getEvent(calendar.id, options.seriesId);
+    if (master?.recurring) masters.set(master.id, master);
+  }
+  for (const record of candidates) {
+    watermark = Math.max(watermark, record.seq);
+    if (record.recurring) {
+      masters.set(record.id, record);
+    } else if (record.recurringEventId !== null) {
+      // A moved exception can overlap the window while its series' span does not.
+      if (!masters.has(record.recurringEventId)) {
+        const master = store.getEvent(calendar.id, record.recurringEventId);
+        if (master?.recurring) masters.set(master.id, master);
+      }
+    } else {
+      if (record.status === 'cancelled' && !options.showDeleted) continue;
+      if (!accept(record)) continue;
+      if (!inWindow(record.startMs, record.endMs, from, to, inclusive)) continue;
+      const o: Occurrence = { kind: 'single', record, start: record.startMs, end: record.endMs };
+      if (isAfter({ start: o.start, id: record.id })) out.push(o);
+    }
+  }
+  for (const master of masters.values()) {
+    if (master.status === 'cancelled' && !options.showDeleted) continue;
+    const series = seriesOf(master.data, zone);
+    if (series === undefined) continue;
+    const exceptions = store.listExceptions(calendar.id, master.id).map(asException);
+    watermark = exceptions.reduce((max, e) => Math.max(max, e.record.seq), Math.max(watermark, master.seq));
+    const make = (instance: Instance<StoredException>): Occurrence => {
+      const id = instance.exception?.record.id ?? instanceId(master, series, instance.originalStart);
+      return { kind: 'instance', master, series, instance, id, start: instance.start, end: instance.end };
+    };
+    const keep = (o: Occurrence & { kind: 'instance' }): boolean =>
+      inWindow(o.start, o.end, from, to, inclusive) && isAfter({ start: o.start, id: o.id }) && accept(o.instance.exception?.record ?? o.master);
+    if (!accept(master)) {
+      // Only exceptions can pass a filter their series fails (a modified summary matching q):
+      // never expand a rejected series, whatever its rule would produce.
+      for (const e of exceptions) {
+        if (e.cancelled && !options.showDeleted) continue;
+        const o = make({ originalStart: e.originalStart, start: e.start, end: e.end, cancelled: e.cancelled, exception: e });
+        if (o.kind === 'instance' && keep(o)) out.push(o);
+      }
+      continue;
+    }
+    // The engine's window is exclusive at its start, so an inclusive one starts a millisecond
+    // earlier; after a cursor, expansion starts at the cursor, so deep pages of a dense rule do
+    // not re-expand everything before them.
+    const engineFrom = Math.max(inclusive ? from - 1 : from, after === undefined ? -Infinity : after.start - 1);
+    // Instances overlapping the cursor still come first, so ask for more until `limit` of them
+    // lie after it or the window is exhausted.
+    for (let want = options.limit + 1; ; want *= 2) {
+      const instances = instancesInWindow(series, exceptions, engineFrom, to, {
+        limit: want,
+        allDayZone: zone,
+        showCancelled: options.showDeleted,
+      });
+      const kept = instances.map(make).filter((o) => o.kind === 'instance' && keep(o));
+      if (instances.length < want || kept.length > options.limit) {
+        out.push(...kept);
+        break;
+      }
+    }
+  }
+  out.sort((a, b) => compareOccurrences({ start: a.start, id: occurrenceId(a) }, { start: b.start, id: occurrenceId(b) }));
+  if (out.length > options.limit) {
+    if (options.strict === true) throw new ExpansionLimitError(`more than ${options.limit} occurrences`);
+    out.length = options.limit;
+  }
+  return { occurrences: out, watermark };
+}
+
+/** The instance an instance id names, when the id has that shape and the series produces it. */
+export function findInstance(
+  store: Store,
+  calendar: CalendarRecord,
+  id: string,
+): { master: EventRecord; series: Series; key: OccurrenceKey; exception: EventRecord | undefined } | undefined {
+  const parsed = parseInstanceId(id);
+  if (parsed === undefined) return undefined;
+  const master = store.getEvent(calendar.id, parsed.eventId);
+  if (!master?.recurring) return undefined;
+  const series = seriesOf(master.data, calendar.timeZone);
+  if (series === undefined || series.kind !== parsed.kind || !isOccurrence(series, parsed.originalStart)) return undefined;
+  return { master, series, key: parsed.originalStart, exception: store.getEvent(calendar.id, id) };
+}
+
+/** Start and end instants of the occurrence `key` of a series (all-day dates in the calendar's zone). */
+export function occurrenceTimes(series: Series, key: OccurrenceKey, calendarZone: string): { start: number; end: number } {
+  const span = occurrenceSpan(series, key, calendarZone);
+  return { start: span.start, end: span.end };
+}

@@ -1,0 +1,32 @@
+// The one way a calendar handler turns a resource value into a Result, so the system parameters
+// and conditional reads behave the same on every method:
+// - `ETag` header: the value's `etag`, when it has one (BEHAVIOUR.md §3);
+// - `If-None-Match` on a GET naming the current etag: 304 with no body (BEHAVIOUR.md §3);
+// - `fields`: the partial-response selector (fields.ts);
+// - `prettyPrint`: Google indents by default; this service answers compact JSON unless the
+//   request says `prettyPrint=true`. Both parse the same, and compact is what Google's own Go
+//   client asks for (`prettyPrint=false`, BEHAVIOUR.md §8.4).
+
+import { empty, json } from '../http/result.ts';
+import type { Result } from '../http/result.ts';
+import type { CalendarCall } from './context.ts';
+import { isNotModified } from './etag.ts';
+import { applyFieldSelector, fieldsParam } from './fields.ts';
+
+export function respond(call: CalendarCall, value: { readonly etag?: unknown }, status = 200): Result {
+  const headers: Record<string, string> = {};
+  const etag = typeof value.etag === 'string' ? value.etag : undefined;
+  if (etag !== undefined) {
+    headers.ETag = etag;
+    if (call.req.method === 'GET' && isNotModified(call.req, etag)) return empty(304, headers);
+  }
+  const selector = fieldsParam(call.req.query);
+  const body = selector === undefined ? value : applyFieldSelector(value, selector);
+  const result = json(status, body, headers);
+  return call.req.query.get('prettyPrint') === 'true' ? { ...result, body: JSON.stringify(body, null, 2) } : result;
+}
+
+/** A successful delete: 204 with an empty body (BEHAVIOUR.md §2.2). */
+export function noContent(): Result {
+  return empty(204);
+}

@@ -1,0 +1,87 @@
+// The calendar API surface: everything under /calendar/v3/. One route table, read top to bottom:
+// HTTP method, path under /calendar/v3/, Google's method id, handler. Before a handler runs, every
+// route does the same three steps, in Google's order:
+//   1. bearer authentication (401 authError, CONTRACT §7);
+//   2. the scope check, from the spec's table in scopes.ts (403 insufficientPermissions);
+//   3. the system parameters (METHODS.md §1.2): `alt` must be json, `fields` must parse;
+//      `prettyPrint`, `quotaUser`, `userIp` and `key` never fail, and neither `key` nor
+//      `oauth_token` ever stands in for the bearer token (spec, "Calendar API").
+// Paths and methods missing from the table (events.import, events.move, calendars.insert, acl.*,
+// colors.get, settings.*) answer 501 from the router (CONTRACT §6), before authentication.
+// The watch routes come before the `:calendarId` and `:eventId` routes of the same depth.
+
+import type { App } from '../app.ts';
+import { googleErrors, renderGoogleError } from '../api/google-error.ts';
+import type { ApiRequest } from '../http/request.ts';
+import { Router } from '../http/router.ts';
+import type { Params } from '../http/router.ts';
+import type { Handler, Surface } from '../http/surface.ts';
+import { authenticate } from '../oauth/bearer.ts';
+import { calendarListWatch, channelsStop, eventsWatch } from '../push/handlers.ts';
+import { calendarListHandlers } from './calendar-list.ts';
+import { getCalendar } from './calendars.ts';
+import type { CalendarHandler } from './context.ts';
+import { eventHandlers } from './events.ts';
+import { fieldsParam } from './fields.ts';
+import { freebusyQuery } from './freebusy.ts';
+import { stringParam } from './params.ts';
+import { scopeAllows } from './scopes.ts';
+import type { CalendarOperation } from './scopes.ts';
+
+export const CALENDAR_PREFIX = '/calendar/v3/';
+
+export interface CalendarRoute {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Under /calendar/v3/; `:name` segments are path parameters, percent-decoded once. */
+  path: string;
+  operation: CalendarOperation;
+  handler: CalendarHandler;
+}
+
+export const CALENDAR_ROUTES: readonly CalendarRoute[] = [
+  { method: 'GET', path: 'users/me/calendarList', operation: 'calendar.calendarList.list', handler: calendarListHandlers.list },
+  { method: 'POST', path: 'users/me/calendarList', operation: 'calendar.calendarList.insert', handler: calendarListHandlers.insert },
+  { method: 'POST', path: 'users/me/calendarList/watch', operation: 'calendar.calendarList.watch', handler: calendarListWatch },
+  { method: 'GET', path: 'users/me/calendarList/:calendarId', operation: 'calendar.calendarList.get', handler: calendarListHandlers.get },
+  { method: 'PUT', path: 'users/me/calendarList/:calendarId', operation: 'calendar.calendarList.update', handler: calendarListHandlers.update },
+  { method: 'PATCH', path: 'users/me/calendarList/:calendarId', operation: 'calendar.calendarList.patch', handler: calendarListHandlers.patch },
+  { method: 'DELETE', path: 'users/me/calendarList/:calendarId', operation: 'calendar.calendarList.delete', handler: calendarListHandlers.delete },
+  { method: 'GET', path: 'calendars/:calendarId', operation: 'calendar.calendars.get', handler: getCalendar },
+  { method: 'GET', path: 'calendars/:calendarId/events', operation: 'calendar.events.list', handler: eventHandlers.list },
+  { method: 'POST', path: 'calendars/:calendarId/events', operation: 'calendar.events.insert', handler: eventHandlers.insert },
+  { method: 'POST', path: 'calendars/:calendarId/events/watch', operation: 'calendar.events.watch', handler: eventsWatch },
+  { method: 'GET', path: 'calendars/:calendarId/events/:eventId', operation: 'calendar.events.get', handler: eventHandlers.get },
+  { method: 'PUT', path: 'calendars/:calendarId/events/:eventId', operation: 'calendar.events.update', handler: eventHandlers.update },
+  { method: 'PATCH', path: 'calendars/:calendarId/events/:eventId', operation: 'calendar.events.patch', handler: eventHandlers.patch },
+  { method: 'DELETE', path: 'calendars/:calendarId/events/:eventId', operation: 'calendar.events.delete', handler: eventHandlers.delete },
+  { method: 'GET', path: 'calendars/:calendarId/events/:eventId/instances', operation: 'calendar.events.instances', handler: eventHandlers.instances },
+  { method: 'POST', path: 'channels/stop', operation: 'calendar.channels.stop', handler: channelsStop },
+  { method: 'POST', path: 'freeBusy', operation: 'calendar.freebusy.query', handler: freebusyQuery },
+];
+
+/** METHODS.md §1.2: `json` is the only response format. */
+function checkSystemParameters(query: URLSearchParams): void {
+  const alt = stringParam(query, 'alt');
+  if (alt !== undefined && alt !== 'json') throw googleErrors.invalid('alt must be json', 'alt');
+  fieldsParam(query);
+}
+
+function guarded(app: App, route: CalendarRoute): Handler {
+  return (req: ApiRequest, params: Params) => {
+    const auth = authenticate(app, req);
+    if (!scopeAllows(auth.scopes, route.operation)) throw googleErrors.insufficientPermissions();
+    checkSystemParameters(req.query);
+    return route.handler({ app, req, params, auth });
+  };
+}
+
+export function createCalendarSurface(app: App): Surface {
+  const routes = new Router<Handler>();
+  for (const route of CALENDAR_ROUTES) routes.add(route.method, CALENDAR_PREFIX + route.path, guarded(app, route));
+  return {
+    name: 'calendar',
+    owns: (path) => path === '/calendar/v3' || path.startsWith(CALENDAR_PREFIX),
+    routes,
+    renderError: (error) => renderGoogleError(error, app.log),
+  };
+}

@@ -1,0 +1,126 @@
+// The cost of a windowed read follows the window, not the calendar (issue 5 "indexes, not scans"):
+// a fixed one-day events.list (plain and singleEvents) and freeBusy over a calendar of thousands
+// of events read only the window's records through listEventsOverlapping. Handlers run against
+// a counting wrapper of the memory store; no wall-clock assertion.
+
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { App } from '../../src/app.ts';
+import { Clock } from '../../src/domain/clock.ts';
+import { parseFixture } from '../../src/fixtures.ts';
+import { silentLogger } from '../../src/http/log.ts';
+import { MemoryStore } from '../../src/store/memory.ts';
+import type { EventRecord, Store } from '../../src/store/store.ts';
+import type { CalendarCall, CalendarHandler } from '../../src/calendar/context.ts';
+import { eventHandlers } from '../../src/calendar/events.ts';
+import { freebusyQuery } from '../../src/calendar/freebusy.ts';
+
+const EMAIL = 'many@example.com';
+const DAYS = 3000;
+
+function fixture(): object {
+  const events: object[] = [];
+  for (let i = 0; i < DAYS; i++) {
+    const day = new Date(Date.UTC(2020, 0, 1) + i * 86_400_000).toISOString().slice(0, 10);
+    events.push({ summary: `Event ${i}`, start: { dateTime: `${day}T10:00:00Z` }, end: { dateTime: `${day}T11:00:00Z` } });
+  }
+  events.push({
+    id: 'series0001',
+    start: { dateTime: '2020-01-01T08:00:00', timeZone: 'UTC' },
+    end: { dateTime: '2020-01-01T08:30:00', timeZone: 'UTC' },
+    recurrence: ['RRULE:FREQ=DAILY'],
+  });
+  return {
+    clients: [],
+    users: [{ id: 'u', name: 'Many', email: EMAIL, timeZone: 'UTC', calendars: [{ primary: true, events }] }],
+  };
+}
+
+/** A store whose event reads are counted: calls per method and records handed out. */
+function counting(store: Store): { store: Store; calls: Map<string, number>; records: { count: number }; reset(): void } {
+  const calls = new Map<string, number>();
+  const records = { count: 0 };
+  const wrapped = new Proxy(store, {
+    get(target, name, receiver) {
+      const value = Reflect.get(target, name, receiver) as unknown;
+      if (typeof value !== 'function' || typeof name !== 'string' || !/Event|Exceptions/.test(name)) {
+        return typeof value === 'function' ? value.bind(target) : value;
+      }
+      return (...args: unknown[]) => {
+        calls.set(name, (calls.get(name) ?? 0) + 1);
+        const result = (value as (...a: unknown[]) => unknown).apply(target, args);
+        if (Array.isArray(result)) records.count += result.length;
+        else if (result && typeof result === 'object' && (result as EventRecord).data) records.count++;
+        return result;
+      };
+    },
+  });
+  return { store: wrapped, calls, records, reset: () => { calls.clear(); records.count = 0; } };
+}
+
+function callOf(app: App, handler: CalendarHandler, init: { method: string; path: string; query?: string; body?: unknown; params?: Record<string, string> }) {
+  const user = app.store.getUser('u');
+  assert.ok(user);
+  const call: CalendarCall = {
+    app,
+    req: {
+      method: init.method,
+      path: init.path,
+      query: new URLSearchParams(init.query ?? ''),
+      headers: {},
+      body: Buffer.from(init.body === undefined ? '' : JSON.stringify(init.body)),
+      baseUrl: 'http://127.0.0.1:1',
+    },
+    params: init.params ?? {},
+    auth: { user, connection: { id: 'c', clientId: 'x', userId: 'u', scopes: [], offline: false, createdAt: 0 }, scopes: [] },
+  };
+  return handler(call);
+}
+
+describe('windowed reads touch only the window', () => {
+  const memory = new MemoryStore();
+  const counter = counting(memory);
+  const app = new App({ store: counter.store, clock: new Clock(), log: silentLogger, startupFixture: parseFixture(fixture()), host: '127.0.0.1' });
+  app.loadFixture(app.startupFixture);
+
+  test(`the calendar holds ${DAYS + 1} events`, () => {
+    assert.equal(memory.countEvents(EMAIL), DAYS + 1);
+  });
+
+  for (const singleEvents of [false, true]) {
+    test(`events.list over one day (singleEvents=${singleEvents})`, async () => {
+      counter.reset();
+      const result = await callOf(app, eventHandlers.list, {
+        method: 'GET',
+        path: '/calendar/v3/calendars/primary/events',
+        query: `timeMin=2024-06-01T00:00:00Z&timeMax=2024-06-02T00:00:00Z&singleEvents=${singleEvents}`,
+        params: { calendarId: 'primary' },
+      });
+      assert.equal(result.status, 200);
+      const items = JSON.parse(result.body as string).items as Array<{ id: string }>;
+      assert.equal(items.length, 2, 'the day event and the series (or its instance)');
+      assert.equal(counter.calls.get('listEventsOverlapping'), 1);
+      assert.equal(counter.calls.get('listEventsPage'), undefined);
+      assert.equal(counter.calls.get('listEventsChangedSince'), undefined);
+      assert.ok(counter.records.count <= 5, `read ${counter.records.count} records`);
+      assert.ok(memory.overlapExamined < 50, `the store examined ${memory.overlapExamined} events`);
+    });
+  }
+
+  test('freeBusy over one day', async () => {
+    counter.reset();
+    const result = await callOf(app, freebusyQuery, {
+      method: 'POST',
+      path: '/calendar/v3/freeBusy',
+      body: { timeMin: '2024-06-01T00:00:00Z', timeMax: '2024-06-02T00:00:00Z', items: [{ id: 'primary' }] },
+    });
+    assert.equal(result.status, 200);
+    assert.deepEqual(JSON.parse(result.body as string).calendars.primary.busy, [
+      { start: '2024-06-01T08:00:00Z', end: '2024-06-01T08:30:00Z' },
+      { start: '2024-06-01T10:00:00Z', end: '2024-06-01T11:00:00Z' },
+    ]);
+    assert.equal(counter.calls.get('listEventsOverlapping'), 1);
+    assert.ok(counter.records.count <= 5, `read ${counter.records.count} records`);
+    assert.ok(memory.overlapExamined < 50, `the store examined ${memory.overlapExamined} events`);
+  });
+});
