@@ -1,0 +1,188 @@
+// Watch channels (BEHAVIOUR.md §5.1, §5.3; METHODS.md §3.9): the watch request's validation, the
+// channel a watch opens, its wire shape, and the rule for which tokens may stop it.
+//
+// Choices where Google documents nothing:
+// - A channel id already held by a stored channel (live or expired) is `400 channelIdNotUnique`,
+//   the reason Google's channel service gives for a reused id. Stopping a channel frees its id.
+// - The effective expiration is the soonest of `params.ttl` (default 604800 s), the requested
+//   `expiration`, and a hard cap of 7 days, the cap emulators commonly use (BEHAVIOUR.md §5.1).
+// - `address` may be `http:` as well as `https:`: the service runs on loopback for local tests,
+//   where a receiver with a trusted certificate is rarely at hand. An `https:` address still gets
+//   full certificate verification.
+// - `id` and `token` travel back as header values (X-Goog-Channel-ID, X-Goog-Channel-Token), so
+//   they must be printable ASCII; anything else could not be delivered.
+
+import { GoogleApiError, googleErrors } from '../api/google-error.ts';
+import { sha256 } from '../oauth/hash.ts';
+import type { ChannelRecord, ChannelResource, Store } from '../store/store.ts';
+
+/** BEHAVIOUR.md §5.1: the default `params.ttl`, also the longest lifetime a channel gets. */
+export const DEFAULT_TTL_SECONDS = 604_800;
+const MAX_LIFETIME_MS = DEFAULT_TTL_SECONDS * 1000;
+const MAX_ID_LENGTH = 64;
+const MAX_TOKEN_LENGTH = 256;
+const MAX_ADDRESS_LENGTH = 2048;
+const CHANNEL_TYPES = ['web_hook', 'webhook'];
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+export interface WatchRequest {
+  id: string;
+  address: string;
+  token: string | null;
+  /** Requested expiration (Unix ms), when given. */
+  expiration: number | undefined;
+  /** `params.ttl` in seconds, when given. */
+  ttlSeconds: number | undefined;
+}
+
+type Body = Record<string, unknown>;
+
+function bodyObject(value: unknown): Body {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw googleErrors.badRequest('The request body must be a JSON object (a Channel).');
+  return value as Body;
+}
+
+function requiredText(body: Body, name: string, maxLength: number): string {
+  const value = body[name];
+  if (value === undefined || value === null || value === '') throw googleErrors.required(`${name} is required`);
+  return checkedText(name, value, maxLength);
+}
+
+function checkedText(name: string, value: unknown, maxLength: number): string {
+  if (typeof value !== 'string') throw googleErrors.invalid(`${name} must be a string`);
+  if (value.length > maxLength) throw googleErrors.invalid(`${name} must be at most ${maxLength} characters`);
+  return value;
+}
+
+function headerSafe(name: string, value: string): string {
+  if (!PRINTABLE_ASCII.test(value)) throw googleErrors.invalid(`${name} must contain printable ASCII characters only`);
+  return value;
+}
+
+/** A non-negative int64 sent as a decimal string (the discovery format) or as a JSON number. */
+function int64(name: string, value: unknown): number {
+  const number = typeof value === 'string' && /^\d{1,16}$/.test(value) ? Number(value) : value;
+  if (typeof number !== 'number' || !Number.isSafeInteger(number) || number < 0) throw googleErrors.invalid(`${name} must be a non-negative integer`);
+  return number;
+}
+
+function parseAddress(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw googleErrors.invalid('address must be an absolute http: or https: URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw googleErrors.invalid('address must be an absolute http: or https: URL');
+  if (url.username !== '' || url.password !== '') throw googleErrors.invalid('address must not contain user information');
+  if (url.hash !== '') throw googleErrors.invalid('address must not contain a fragment');
+  return url.href;
+}
+
+/** The Channel body of events.watch and calendarList.watch (METHODS.md §3.9). */
+export function parseWatchRequest(value: unknown): WatchRequest {
+  const body = bodyObject(value);
+  const id = headerSafe('id', requiredText(body, 'id', MAX_ID_LENGTH));
+  const type = requiredText(body, 'type', 32);
+  if (!CHANNEL_TYPES.includes(type)) throw googleErrors.invalid('type must be web_hook or webhook');
+  const address = parseAddress(requiredText(body, 'address', MAX_ADDRESS_LENGTH));
+  const token = body.token === undefined || body.token === null ? null : headerSafe('token', checkedText('token', body.token, MAX_TOKEN_LENGTH));
+  const expiration = body.expiration === undefined || body.expiration === null ? undefined : int64('expiration', body.expiration);
+  let ttlSeconds: number | undefined;
+  if (body.params !== undefined && body.params !== null) {
+    if (typeof body.params !== 'object' || Array.isArray(body.params)) throw googleErrors.invalid('params must be an object of strings');
+    const ttl = (body.params as Body).ttl;
+    if (ttl !== undefined) {
+      ttlSeconds = int64('params.ttl', ttl);
+      if (ttlSeconds === 0) throw googleErrors.invalid('params.ttl must be at least 1 second');
+    }
+  }
+  return { id, address, token, expiration, ttlSeconds };
+}
+
+/** The soonest of the ttl, the requested expiration and the 7-day cap (BEHAVIOUR.md §5.1). */
+export function effectiveExpiration(request: WatchRequest, now: number): number {
+  const ttlMs = Math.min((request.ttlSeconds ?? DEFAULT_TTL_SECONDS) * 1000, MAX_LIFETIME_MS);
+  const expiration = Math.min(now + ttlMs, request.expiration ?? Number.POSITIVE_INFINITY);
+  if (expiration <= now) throw googleErrors.invalid('expiration must be in the future');
+  return expiration;
+}
+
+/** Opaque and stable per watched collection (BEHAVIOUR.md §5.1): every channel on one collection shares it. */
+export function resourceIdFor(resource: ChannelResource): string {
+  const key = resource.kind === 'events' ? `events\n${resource.calendarId}` : `calendarList\n${resource.userId}`;
+  return sha256(key).slice(0, 27);
+}
+
+export function sameResource(a: ChannelResource, b: ChannelResource): boolean {
+  return a.kind === 'events' ? b.kind === 'events' && a.calendarId === b.calendarId : b.kind === 'calendarList' && a.userId === b.userId;
+}
+
+/** A channel delivers until its expiration, read on the service clock. */
+export function isLive(channel: ChannelRecord, now: number): boolean {
+  return now < channel.expiration;
+}
+
+function channelIdNotUnique(id: string): GoogleApiError {
+  return new GoogleApiError({ status: 400, reason: 'channelIdNotUnique', message: `Channel id ${id} not unique` });
+}
+
+export interface OpenChannel {
+  store: Store;
+  now: number;
+  connectionId: string;
+  resource: ChannelResource;
+  resourceUri: string;
+  request: WatchRequest;
+}
+
+/** Stores a new channel; its first message (sync) will carry number 1. */
+export function openChannel(open: OpenChannel): ChannelRecord {
+  const { store, now, request } = open;
+  const expiration = effectiveExpiration(request, now);
+  return store.transaction(() => {
+    if (store.getChannel(request.id)) throw channelIdNotUnique(request.id);
+    const channel: ChannelRecord = {
+      id: request.id,
+      resourceId: resourceIdFor(open.resource),
+      resourceUri: open.resourceUri,
+      address: request.address,
+      token: request.token,
+      expiration,
+      connectionId: open.connectionId,
+      resource: open.resource,
+      nextMessageNumber: 1,
+      createdAt: now,
+    };
+    store.putChannel(channel);
+    return channel;
+  });
+}
+
+/** The Channel resource a watch answers with; `expiration` is an int64 string (METHODS.md §3.9). */
+export function renderChannel(channel: ChannelRecord): Record<string, string> {
+  const out: Record<string, string> = {
+    kind: 'api#channel',
+    id: channel.id,
+    resourceId: channel.resourceId,
+    resourceUri: channel.resourceUri,
+  };
+  if (channel.token !== null) out.token = channel.token;
+  out.expiration = String(channel.expiration);
+  return out;
+}
+
+/** The `{id, resourceId}` of a channels.stop body (BEHAVIOUR.md §5.3). */
+export function parseStopRequest(value: unknown): { id: string; resourceId: string } {
+  const body = bodyObject(value);
+  return { id: requiredText(body, 'id', MAX_ID_LENGTH), resourceId: requiredText(body, 'resourceId', 256) };
+}
+
+/**
+ * Whether the caller may stop the channel a stop names: only the connection that opened it
+ * (spec, "Bearer authentication"). Any other case is indistinguishable from an unknown channel.
+ */
+export function assertStoppable(store: Store, connectionId: string, stop: { id: string; resourceId: string }): void {
+  const channel = store.getChannel(stop.id);
+  if (!channel || channel.connectionId !== connectionId || channel.resourceId !== stop.resourceId) throw googleErrors.notFound();
+}

@@ -1,0 +1,62 @@
+// events.watch, calendarList.watch and channels.stop (METHODS.md §2.7, §2.16, §2.17;
+// BEHAVIOUR.md §5). The route table in src/calendar/routes.ts has already authenticated the caller
+// and checked the scope.
+//
+// The watch methods accept the list methods' query parameters (METHODS.md §2.7, §2.16) but, as
+// Google documents no effect of them on notifications, ignore them: every change to the watched
+// collection is reported.
+
+import { jsonBody } from '../http/request.ts';
+import { resolveOwnedCalendar } from '../calendar/calendars.ts';
+import type { CalendarCall, CalendarHandler } from '../calendar/context.ts';
+import { noContent, respond } from '../calendar/respond.ts';
+import type { Result } from '../http/result.ts';
+import type { ChannelResource } from '../store/store.ts';
+import { openChannel, parseStopRequest, parseWatchRequest, renderChannel, assertStoppable } from './channels.ts';
+import { notifierOf } from './service.ts';
+
+/**
+ * Opens the channel, then queues its `sync` message (number 1), which may reach the receiver
+ * before this answer does, as with Google (BEHAVIOUR.md §5.2).
+ */
+function watch(call: CalendarCall, resource: ChannelResource, path: string): Result {
+  const request = parseWatchRequest(jsonBody(call.req));
+  const notifier = notifierOf(call.app);
+  const channel = openChannel({
+    store: call.app.store,
+    now: call.app.clock.now(),
+    connectionId: call.auth.connection.id,
+    resource,
+    resourceUri: `${call.app.baseUrl}/calendar/v3/${path}`,
+    request,
+  });
+  notifier.notify(channel.id, 'sync');
+  return respond(call, renderChannel(channel));
+}
+
+/**
+ * events.watch: the events of one calendar the caller owns (404 otherwise). The resourceUri keeps
+ * the calendarId as the caller wrote it (`primary` stays `primary`, as Google's does); the
+ * watched collection is the resolved calendar.
+ */
+export const eventsWatch: CalendarHandler = (call) => {
+  const calendarId = call.params.calendarId as string;
+  const calendar = resolveOwnedCalendar(call, calendarId);
+  return watch(call, { kind: 'events', calendarId: calendar.id }, `calendars/${encodeURIComponent(calendarId)}/events`);
+};
+
+/** calendarList.watch: the caller's calendar list (BEHAVIOUR.md §5.2: calendar-list channels are per user). */
+export const calendarListWatch: CalendarHandler = (call) =>
+  watch(call, { kind: 'calendarList', userId: call.auth.user.id }, 'users/me/calendarList');
+
+/** channels.stop: 204; 404 notFound unless the channel is the caller connection's own (spec, "Bearer authentication"). */
+export const channelsStop: CalendarHandler = (call) => {
+  const stop = parseStopRequest(jsonBody(call.req));
+  const { store } = call.app;
+  store.transaction(() => {
+    assertStoppable(store, call.auth.connection.id, stop);
+    store.deleteChannel(stop.id);
+  });
+  notifierOf(call.app).forgetChannel(stop.id);
+  return noContent();
+};

@@ -1,0 +1,69 @@
+// The push-notification service of one running App: it subscribes to the App's lifecycle events
+// and owns the Notifier. src/index.ts starts it once per App with startPush(app); the calendar
+// handlers reach it through notifierOf(app).
+//
+// Channels live in the store, so on a database file they outlive a restart: a change made after
+// the restart is delivered to them with the next persisted message number. Under :memory: the
+// store, and with it every channel, is new on each start.
+
+import type { App } from '../app.ts';
+import type { ChannelResource } from '../store/store.ts';
+import { isLive, sameResource } from './channels.ts';
+import { DEFAULT_DELIVERY_OPTIONS, Notifier } from './delivery.ts';
+import type { DeliveryAttempt, DeliveryOptions } from './delivery.ts';
+
+const notifiers = new WeakMap<App, Notifier>();
+
+export function startPush(app: App, options: Partial<DeliveryOptions> = {}): Notifier {
+  if (notifiers.has(app)) throw new Error('push notifications are already started for this App');
+  const notifier = new Notifier(app, { ...DEFAULT_DELIVERY_OPTIONS, ...options });
+  app.onCollectionChanged((resource) => notifyWatchers(app, notifier, resource));
+  app.onConnectionRevoked((connectionId) => notifier.forgetConnection(connectionId));
+  app.onWorkspaceReplaced(() => notifier.forgetAll());
+  app.onShutdown(() => notifier.shutdown());
+  notifiers.set(app, notifier);
+  return notifier;
+}
+
+/** The App's notifier; a watch cannot be served without one. */
+export function notifierOf(app: App): Notifier {
+  const notifier = notifiers.get(app);
+  if (!notifier) throw new Error('startPush(app) was not called for this App');
+  return notifier;
+}
+
+// BEHAVIOUR.md §5.2: `exists` after any create, update or delete in the watched collection, to
+// every live channel watching it.
+function notifyWatchers(app: App, notifier: Notifier, resource: ChannelResource): void {
+  const now = app.clock.now();
+  for (const channel of app.store.listChannels()) {
+    if (sameResource(channel.resource, resource) && isLive(channel, now)) notifier.notify(channel.id, 'exists');
+  }
+}
+
+export interface ManagedChannel {
+  id: string;
+  resourceId: string;
+  resourceUri: string;
+  address: string;
+  /** RFC 3339, like every instant of the management API. */
+  expiration: string;
+  connectionId: string;
+  deliveries: readonly DeliveryAttempt[];
+}
+
+/** GET /__svc/channels (CONTRACT §5): every stored channel, expired ones included, with its delivery log. */
+export function listChannelsForManagement(app: App): { channels: ManagedChannel[] } {
+  const notifier = notifiers.get(app);
+  return {
+    channels: app.store.listChannels().map((channel) => ({
+      id: channel.id,
+      resourceId: channel.resourceId,
+      resourceUri: channel.resourceUri,
+      address: channel.address,
+      expiration: new Date(channel.expiration).toISOString(),
+      connectionId: channel.connectionId,
+      deliveries: notifier?.deliveries(channel.id) ?? [],
+    })),
+  };
+}

@@ -1,0 +1,321 @@
+// The notifier on its own (src/push/delivery.ts, service.ts): an App on a memory store, channels
+// opened directly, a webhook receiver on port 0. Retry waits are shortened through the options so
+// the retry rules can be tested without long waits.
+
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, it } from 'node:test';
+import { setTimeout as delay } from 'node:timers/promises';
+import { App } from '../../src/app.ts';
+import { Clock } from '../../src/domain/clock.ts';
+import { parseFixture } from '../../src/fixtures.ts';
+import { silentLogger } from '../../src/http/log.ts';
+import { openChannel, parseWatchRequest } from '../../src/push/channels.ts';
+import type { DeliveryOptions } from '../../src/push/delivery.ts';
+import { listChannelsForManagement, startPush } from '../../src/push/service.ts';
+import { openStore } from '../../src/store/open.ts';
+import type { ChannelResource } from '../../src/store/store.ts';
+import { startWebhook } from '../_helpers/webhook.ts';
+import type { WebhookReceiver } from '../_helpers/webhook.ts';
+
+const FIXTURE = parseFixture({ users: [{ id: 'u1', name: 'User One', email: 'one@example.com' }] });
+const EVENTS: ChannelResource = { kind: 'events', calendarId: 'cal-1' };
+const FAST: Partial<DeliveryOptions> = { retryBaseMs: 20, timeoutMs: 1000 };
+
+async function setup(t: { after(fn: () => unknown): void }, options: Partial<DeliveryOptions> = FAST) {
+  const store = await openStore(':memory:');
+  const app = new App({ store, clock: new Clock(), log: silentLogger, startupFixture: FIXTURE, host: '127.0.0.1' });
+  app.loadFixture(FIXTURE);
+  app.baseUrl = 'http://127.0.0.1:1';
+  store.putConnection({ id: 'conn-1', clientId: 'client', userId: 'u1', scopes: [], offline: false, createdAt: app.clock.now() });
+  const notifier = startPush(app, options);
+  const hook = await startWebhook(t);
+  t.after(() => app.shutdown());
+
+  /** Opens a channel to `hook.url + path` and queues its sync message, as the watch handler does. */
+  function open(id: string, body: Record<string, unknown> = {}, resource: ChannelResource = EVENTS) {
+    const channel = openChannel({
+      store,
+      now: app.clock.now(),
+      connectionId: 'conn-1',
+      resource,
+      resourceUri: `${app.baseUrl}/calendar/v3/calendars/cal-1/events`,
+      request: parseWatchRequest({ id, type: 'web_hook', address: `${hook.url}/${id}`, ...body }),
+    });
+    notifier.notify(channel.id, 'sync');
+    return channel;
+  }
+  const log = (id: string) => notifier.deliveries(id).map((a) => [a.messageNumber, a.state, a.status, a.outcome]);
+  return { app, store, notifier, hook, open, log };
+}
+
+function numbers(hook: WebhookReceiver, path: string): string[] {
+  return hook.at(path).map((h) => String(h.headers['x-goog-message-number']));
+}
+
+describe('notification messages', () => {
+  it('are POSTs with an empty body and the X-Goog-* headers; sync is number 1', async (t) => {
+    const { hook, open } = await setup(t);
+    const channel = open('ch-a', { token: 'target=abc' });
+    const [sync] = await hook.waitFor('/ch-a', 1);
+    assert.ok(sync);
+    assert.equal(sync.method, 'POST');
+    assert.equal(sync.body, '');
+    assert.equal(sync.headers['content-length'], '0');
+    assert.equal(sync.headers['user-agent'], 'APIs-Google');
+    assert.equal(sync.headers['x-goog-channel-id'], 'ch-a');
+    assert.equal(sync.headers['x-goog-message-number'], '1');
+    assert.equal(sync.headers['x-goog-resource-state'], 'sync');
+    assert.equal(sync.headers['x-goog-resource-id'], channel.resourceId);
+    assert.equal(sync.headers['x-goog-resource-uri'], 'http://127.0.0.1:1/calendar/v3/calendars/cal-1/events');
+    assert.equal(sync.headers['x-goog-channel-token'], 'target=abc');
+    // RFC 1123 form, e.g. "Tue, 19 Nov 2013 01:13:52 GMT" (BEHAVIOUR.md §5.2)
+    assert.match(String(sync.headers['x-goog-channel-expiration']), /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/);
+    assert.equal(Date.parse(String(sync.headers['x-goog-channel-expiration'])), Math.floor(channel.expiration / 1000) * 1000);
+  });
+
+  it('carry no X-Goog-Channel-Token when the channel has no token', async (t) => {
+    const { hook, open } = await setup(t);
+    open('ch-b');
+    const [sync] = await hook.waitFor('/ch-b', 1);
+    assert.equal(sync?.headers['x-goog-channel-token'], undefined);
+  });
+
+  it('exists follows each change of the watched collection, numbered in order; other collections do not notify', async (t) => {
+    const { app, hook, open, store } = await setup(t);
+    open('ch-c');
+    for (let i = 0; i < 6; i++) app.collectionChanged(EVENTS);
+    app.collectionChanged({ kind: 'events', calendarId: 'another' });
+    app.collectionChanged({ kind: 'calendarList', userId: 'u1' });
+    const hooks = await hook.waitFor('/ch-c', 7);
+    assert.deepEqual(numbers(hook, '/ch-c'), ['1', '2', '3', '4', '5', '6', '7']);
+    assert.deepEqual(hooks.map((h) => h.headers['x-goog-resource-state']), ['sync', 'exists', 'exists', 'exists', 'exists', 'exists', 'exists']);
+    // the next number is persisted as each message is assigned
+    assert.equal(store.getChannel('ch-c')?.nextMessageNumber, 8);
+  });
+
+  it('a calendarList channel hears of calendarList changes of its user only', async (t) => {
+    const { app, hook, open } = await setup(t);
+    open('ch-list', {}, { kind: 'calendarList', userId: 'u1' });
+    await hook.waitFor('/ch-list', 1);
+    app.collectionChanged(EVENTS);
+    app.collectionChanged({ kind: 'calendarList', userId: 'someone-else' });
+    app.collectionChanged({ kind: 'calendarList', userId: 'u1' });
+    await hook.waitFor('/ch-list', 2);
+    await delay(100);
+    assert.deepEqual(numbers(hook, '/ch-list'), ['1', '2']);
+  });
+
+  it('one request in flight per channel: a later message waits for the earlier one', async (t) => {
+    const { app, hook, open, log } = await setup(t, { ...FAST, timeoutMs: 300 });
+    hook.hangNext(1);
+    open('ch-order');
+    app.collectionChanged(EVENTS);
+    await hook.waitFor('/ch-order', 3);
+    // the sync message timed out and was retried before message 2 went out
+    assert.deepEqual(numbers(hook, '/ch-order'), ['1', '1', '2']);
+    await waitUntil(() => log('ch-order').length === 3);
+    assert.deepEqual(log('ch-order'), [
+      [1, 'sync', null, 'retrying'],
+      [1, 'sync', 200, 'delivered'],
+      [2, 'exists', 200, 'delivered'],
+    ]);
+  });
+});
+
+describe('retries', () => {
+  for (const status of [500, 502, 503, 504]) {
+    it(`retries after ${status}, then delivers once`, async (t) => {
+      const { hook, open, log } = await setup(t);
+      hook.failNext(1, status);
+      open(`ch-${status}`);
+      await hook.waitFor(`/ch-${status}`, 2);
+      assert.deepEqual(numbers(hook, `/ch-${status}`), ['1', '1']);
+      await waitUntil(() => log(`ch-${status}`).length === 2);
+      assert.deepEqual(log(`ch-${status}`), [
+        [1, 'sync', status, 'retrying'],
+        [1, 'sync', 200, 'delivered'],
+      ]);
+    });
+  }
+
+  for (const status of [400, 404, 302, 203]) {
+    it(`does not retry ${status}: a failed delivery, and the next message still goes`, async (t) => {
+      const { app, hook, open, log } = await setup(t);
+      hook.failNext(1, status);
+      open(`ch-${status}`);
+      app.collectionChanged(EVENTS);
+      await hook.waitFor(`/ch-${status}`, 2);
+      assert.deepEqual(numbers(hook, `/ch-${status}`), ['1', '2']);
+      await waitUntil(() => log(`ch-${status}`).length === 2);
+      assert.deepEqual(log(`ch-${status}`), [
+        [1, 'sync', status, 'failed'],
+        [2, 'exists', 200, 'delivered'],
+      ]);
+    });
+  }
+
+  it('gives up after maxAttempts, with the waits doubling', async (t) => {
+    const { app, hook, open, log, notifier } = await setup(t, { ...FAST, maxAttempts: 3, retryBaseMs: 40 });
+    hook.failNext(100, 503);
+    open('ch-bounded');
+    await hook.waitFor('/ch-bounded', 3);
+    await waitUntil(() => log('ch-bounded').length === 3);
+    assert.deepEqual(log('ch-bounded').map((e) => e[3]), ['retrying', 'retrying', 'failed']);
+    await delay(200);
+    assert.equal(hook.at('/ch-bounded').length, 3);
+    const attempts = notifier.deliveries('ch-bounded').map((a) => a.attempt);
+    assert.deepEqual(attempts, [1, 2, 3]);
+    // the service clock stamps each attempt
+    assert.ok(notifier.deliveries('ch-bounded').every((a) => Math.abs(Date.parse(a.at) - app.clock.now()) < 5000));
+  });
+
+  it('retries a connection error and logs it with status null', async (t) => {
+    const closedPort = await freePort();
+    const { notifier, app, store } = await setup(t, { ...FAST, maxAttempts: 2 });
+    const channel = openChannel({
+      store,
+      now: app.clock.now(),
+      connectionId: 'conn-1',
+      resource: EVENTS,
+      resourceUri: 'http://127.0.0.1:1/x',
+      request: parseWatchRequest({ id: 'ch-refused', type: 'webhook', address: `http://127.0.0.1:${closedPort}/hook` }),
+    });
+    notifier.notify(channel.id, 'sync');
+    await waitUntil(() => notifier.deliveries('ch-refused').length === 2);
+    const attempts = notifier.deliveries('ch-refused');
+    assert.deepEqual(attempts.map((a) => [a.status, a.outcome]), [
+      [null, 'retrying'],
+      [null, 'failed'],
+    ]);
+    assert.ok(attempts[0]?.error);
+  });
+
+  it('an attempt without an answer within timeoutMs counts as a connection error and is retried', async (t) => {
+    const { hook, open, notifier } = await setup(t, { ...FAST, timeoutMs: 150 });
+    hook.hangNext(1);
+    open('ch-timeout');
+    await hook.waitFor('/ch-timeout', 2);
+    await waitUntil(() => notifier.deliveries('ch-timeout').length === 2);
+    const [first, second] = notifier.deliveries('ch-timeout');
+    assert.equal(first?.status, null);
+    assert.match(String(first?.error), /no response within 150 ms/);
+    assert.equal(second?.outcome, 'delivered');
+  });
+
+  it('keeps a bounded delivery log per channel', async (t) => {
+    const { app, hook, open, notifier } = await setup(t, { ...FAST, logLimit: 3 });
+    open('ch-log');
+    for (let i = 0; i < 4; i++) app.collectionChanged(EVENTS);
+    await hook.waitFor('/ch-log', 5);
+    await waitUntil(() => notifier.deliveries('ch-log').at(-1)?.messageNumber === 5);
+    assert.deepEqual(notifier.deliveries('ch-log').map((a) => a.messageNumber), [3, 4, 5]);
+  });
+});
+
+describe('channels that stop delivering', () => {
+  it('an expired channel gets no new message, and a pending retry stops at expiry', async (t) => {
+    const { app, hook, open, store, notifier } = await setup(t, { ...FAST, retryBaseMs: 150 });
+    hook.failNext(1, 503);
+    const channel = open('ch-exp', { params: { ttl: '60' } });
+    await hook.waitFor('/ch-exp', 1);
+    // expires during the backoff wait: the retry is not sent
+    app.clock.advance(61);
+    await delay(400);
+    assert.equal(hook.at('/ch-exp').length, 1);
+    app.collectionChanged(EVENTS);
+    notifier.notify(channel.id, 'exists');
+    await delay(100);
+    assert.equal(hook.at('/ch-exp').length, 1);
+    // no message number was spent on the expired channel
+    assert.equal(store.getChannel('ch-exp')?.nextMessageNumber, 2);
+  });
+
+  it('forgetChannel, a revoked connection, a workspace replacement and shutdown each cancel pending retries', async (t) => {
+    const cases: Array<[string, (ctx: Awaited<ReturnType<typeof setup>>) => void]> = [
+      ['stop', (ctx) => {
+        ctx.store.deleteChannel('ch-x');
+        ctx.notifier.forgetChannel('ch-x');
+      }],
+      ['revoke', (ctx) => assert.ok(ctx.app.revokeConnection('conn-1'))],
+      ['delete user', (ctx) => assert.ok(ctx.app.deleteUser('u1'))],
+      ['reset', (ctx) => ctx.app.reset()],
+      ['shutdown', (ctx) => ctx.app.shutdown()],
+    ];
+    for (const [name, stop] of cases) {
+      await t.test(name, async (st) => {
+        const ctx = await setup(st, { ...FAST, retryBaseMs: 150 });
+        ctx.hook.failNext(1, 500);
+        ctx.open('ch-x');
+        await ctx.hook.waitFor('/ch-x', 1);
+        stop(ctx);
+        await delay(400);
+        assert.equal(ctx.hook.at('/ch-x').length, 1, `${name}: no retry after the channel went`);
+        assert.equal(ctx.notifier.deliveries('ch-x').length, 0);
+      });
+    }
+  });
+
+  it('a channel deleted from the store without notice delivers nothing more', async (t) => {
+    const { app, hook, open, store } = await setup(t, { ...FAST, retryBaseMs: 150 });
+    hook.failNext(1, 500);
+    open('ch-gone');
+    await hook.waitFor('/ch-gone', 1);
+    store.deleteChannel('ch-gone');
+    app.collectionChanged(EVENTS);
+    await delay(400);
+    assert.equal(hook.at('/ch-gone').length, 1);
+  });
+});
+
+describe('listChannelsForManagement', () => {
+  it('lists every stored channel with its delivery attempts', async (t) => {
+    const { app, hook, open } = await setup(t);
+    hook.failNext(1, 502);
+    const channel = open('ch-m', { token: 'secret-token' });
+    await hook.waitFor('/ch-m', 2);
+    await waitUntil(() => listChannelsForManagement(app).channels[0]?.deliveries.length === 2);
+    const listed = listChannelsForManagement(app);
+    assert.equal(listed.channels.length, 1);
+    const [entry] = listed.channels;
+    assert.deepEqual({ ...entry, deliveries: undefined }, {
+      id: 'ch-m',
+      resourceId: channel.resourceId,
+      resourceUri: channel.resourceUri,
+      address: `${hook.url}/ch-m`,
+      expiration: new Date(channel.expiration).toISOString(),
+      connectionId: 'conn-1',
+      deliveries: undefined,
+    });
+    assert.deepEqual(entry?.deliveries.map((d) => [d.messageNumber, d.state, d.status]), [
+      [1, 'sync', 502],
+      [1, 'sync', 200],
+    ]);
+    assert.ok(entry?.deliveries.every((d) => typeof d.at === 'string' && !Number.isNaN(Date.parse(d.at))));
+  });
+});
+
+describe('startPush', () => {
+  it('refuses a second start for the same App', async (t) => {
+    const { app } = await setup(t);
+    assert.throws(() => startPush(app), /already started/);
+  });
+});
+
+async function waitUntil(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await delay(10);
+  }
+}
+
+/** A port nothing listens on: bound once, then released. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
