@@ -5,7 +5,7 @@
 
 import type { Clock } from './domain/clock.ts';
 import type { Logger } from './http/log.ts';
-import type { Store } from './store/store.ts';
+import type { ChannelResource, Store } from './store/store.ts';
 import { bumpGeneration } from './calendar/paging.ts';
 import { loadFixture } from './fixtures.ts';
 import type { Fixture, LoadedCounts } from './fixtures.ts';
@@ -22,6 +22,7 @@ export class App {
   readonly #resetListeners: Array<() => void> = [];
   readonly #revokeListeners: Array<(connectionId: string) => void> = [];
   readonly #shutdownListeners: Array<() => void> = [];
+  readonly #changeListeners: Array<(resource: ChannelResource) => void> = [];
 
   constructor(deps: { store: Store; clock: Clock; log: Logger; startupFixture: Fixture; host: string }) {
     this.store = deps.store;
@@ -39,6 +40,16 @@ export class App {
   /** Called after a connection is revoked: drop its codes, stop its deliveries. */
   onConnectionRevoked(listener: (connectionId: string) => void): void {
     this.#revokeListeners.push(listener);
+  }
+
+  /** Called after a committed write changed a watchable collection (push notifications). */
+  onCollectionChanged(listener: (resource: ChannelResource) => void): void {
+    this.#changeListeners.push(listener);
+  }
+
+  /** Writers call this after their transaction committed: an events collection or a user's calendar list changed. */
+  collectionChanged(resource: ChannelResource): void {
+    for (const listener of this.#changeListeners) listener(resource);
   }
 
   /** Called when the service stops: cancel timers and pending deliveries. */

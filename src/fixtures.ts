@@ -83,14 +83,20 @@ export function parseFixture(value: unknown): Fixture {
   unique(users.map((u) => u.email.toLowerCase()), (i) => `users[${i}].email`, 'user email');
   const calendarIds = new Map<string, string>();
   users.forEach((user, u) => {
+    // Every user has a primary calendar whose id is their e-mail, described or not.
+    if (!user.calendars.some((c) => c.primary)) claimCalendarId(calendarIds, user.email, `users[${u}].email`);
     user.calendars.forEach((calendar, c) => {
       const id = calendar.primary ? user.email : (calendar.id as string);
-      const path = `users[${u}].calendars[${c}]${calendar.primary ? '' : '.id'}`;
-      if (calendarIds.has(id)) throw new FixtureError(path, `calendar id ${JSON.stringify(id)} is already used at ${calendarIds.get(id)}`);
-      calendarIds.set(id, path);
+      claimCalendarId(calendarIds, id, `users[${u}].calendars[${c}]${calendar.primary ? '' : '.id'}`);
     });
   });
   return { clients, users };
+}
+
+function claimCalendarId(claimed: Map<string, string>, id: string, path: string): void {
+  const earlier = claimed.get(id);
+  if (earlier !== undefined) throw new FixtureError(path, `calendar id ${JSON.stringify(id)} is already used at ${earlier}`);
+  claimed.set(id, path);
 }
 
 function parseClient(value: unknown, path: string): FixtureClient {

@@ -18,6 +18,7 @@ import { silentLogger, stderrLogger } from './http/log.ts';
 import type { Logger } from './http/log.ts';
 import { createManagementSurface } from './management/routes.ts';
 import { createOAuthSurface } from './oauth/routes.ts';
+import { startPush } from './push/service.ts';
 import { createHttpServer } from './server.ts';
 import { openStore } from './store/open.ts';
 
@@ -54,6 +55,7 @@ export async function start(startOptions: StartOptions = {}): Promise<RunningSer
   const store = await openStore(options.db);
   const clock = new Clock();
   const app = new App({ store, clock, log, startupFixture: fixture, host: options.host });
+  startPush(app);
   try {
     // The startup fixture seeds only a new database (or a :memory: session): an existing file keeps its data.
     if (store.getMeta(SEEDED) === undefined) {
@@ -68,7 +70,7 @@ export async function start(startOptions: StartOptions = {}): Promise<RunningSer
   }
 
   const surfaces = [createManagementSurface(app), createOAuthSurface(app), createCalendarSurface(app)];
-  const server = createHttpServer({ surfaces, log, baseUrl: () => app.baseUrl });
+  const { server, stop } = createHttpServer({ surfaces, log, baseUrl: () => app.baseUrl });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {
@@ -83,13 +85,9 @@ export async function start(startOptions: StartOptions = {}): Promise<RunningSer
   return {
     url: app.baseUrl,
     close() {
-      closing ??= new Promise<void>((resolve) => {
-        server.close(() => {
-          app.shutdown();
-          store.close();
-          resolve();
-        });
-        server.closeIdleConnections();
+      closing ??= stop().then(() => {
+        app.shutdown();
+        store.close();
       });
       return closing;
     },

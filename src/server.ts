@@ -17,7 +17,18 @@ export interface HttpServerOptions {
   baseUrl: () => string;
 }
 
-export function createHttpServer(options: HttpServerOptions): Server {
+export interface HttpServer {
+  server: Server;
+  /**
+   * Graceful stop: no new connections, in-flight requests answered, then every connection
+   * closed, including keep-alive and preconnected sockets that never sent a request (a browser's),
+   * which server.close() alone would wait for forever.
+   */
+  stop(): Promise<void>;
+}
+
+export function createHttpServer(options: HttpServerOptions): HttpServer {
+  let inFlight = 0;
   const server = createServer(
     {
       // Slow clients cannot hold a connection open forever (slowloris).
@@ -27,6 +38,8 @@ export function createHttpServer(options: HttpServerOptions): Server {
       maxHeaderSize: 32 * 1024,
     },
     (incoming, res) => {
+      inFlight++;
+      res.once('close', () => inFlight--);
       handle(options, incoming, res).catch((error: unknown) => {
         options.log.error('failed to answer a request', error);
         if (!res.headersSent) writeResult(res, { status: 500, headers: {}, body: null });
@@ -34,7 +47,19 @@ export function createHttpServer(options: HttpServerOptions): Server {
       });
     },
   );
-  return server;
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      const sweep = () => {
+        if (inFlight === 0) server.closeAllConnections();
+        else server.closeIdleConnections();
+      };
+      sweep();
+      const timer = setInterval(sweep, 20);
+      server.once('close', () => clearInterval(timer));
+    }));
+  return { server, stop };
 }
 
 async function handle(options: HttpServerOptions, incoming: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -33,8 +33,8 @@ export async function runCli(argv: string[]): Promise<number> {
   } catch (error) {
     return fail(error);
   }
-  process.stdout.write(`Listening on ${service.url}\n`);
-  await new Promise<void>((resolve) => {
+  // Handlers go in before the Listening line: a supervisor may signal as soon as it reads it.
+  const stopped = new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       process.stderr.write(`${signal} received, shutting down\n`);
       process.off('SIGINT', stop);
@@ -47,6 +47,8 @@ export async function runCli(argv: string[]): Promise<number> {
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
+  process.stdout.write(`Listening on ${service.url}\n`);
+  await stopped;
   return 0;
 }
 

@@ -12,6 +12,7 @@ import { empty, json } from '../http/result.ts';
 import type { Result } from '../http/result.ts';
 import { Router } from '../http/router.ts';
 import type { Handler, Surface } from '../http/surface.ts';
+import { listChannelsForManagement } from '../push/service.ts';
 
 type ManagementCode = 'not_found' | 'invalid_fixture' | 'invalid_request' | 'forbidden' | 'payload_too_large' | 'server_error';
 
@@ -66,6 +67,7 @@ export function createManagementSurface(app: App): Surface {
       }
       return empty(204);
     })
+    .add('GET', '/__svc/channels', () => json(200, listChannelsForManagement(app)))
     .add('GET', '/__svc/clock', () => clockState(app))
     .add('POST', '/__svc/clock', (req) => {
       setClock(app, jsonBody(req));

@@ -119,8 +119,8 @@ describe('CLI', () => {
     const { child, listening, exited } = serve(['--port', '0']);
     const url = await listening;
     assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
-    const users = await (await fetch(`${url}/__svc/users`)).json();
-    assert.equal(users.users[0].id, 'user-aiko');
+    const users = (await (await fetch(`${url}/__svc/users`)).json()) as { users: Array<{ id: string }> };
+    assert.equal(users.users[0]?.id, 'user-aiko');
     child.kill('SIGTERM');
     const { code, stdout } = await exited;
     assert.equal(code, 0);

@@ -56,7 +56,7 @@ describe('unrouted requests', () => {
       ['PUT', '/oauth/token'],
       ['DELETE', '/userinfo'],
     ]) {
-      const answer = await call(`${url}${path}`, { method });
+      const answer = await call(`${url}${path}`, { method: method as string });
       assert.equal(answer.status, 501, `${method} ${path}`);
       assert.deepEqual(answer.json, UNSUPPORTED);
       assert.match(answer.headers.get('content-type') ?? '', /^application\/json/);

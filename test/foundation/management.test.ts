@@ -163,7 +163,7 @@ describe('management API', () => {
   it('unrouted management paths and methods are 501', async (t) => {
     const url = await startService(t);
     for (const [method, path] of [['GET', '/__svc/reset'], ['POST', '/__svc/users'], ['GET', '/__svc/nothing']]) {
-      const answer = await call(`${url}${path}`, { method });
+      const answer = await call(`${url}${path}`, { method: method as string });
       assert.equal(answer.status, 501, `${method} ${path}`);
       assert.deepEqual(answer.json, { error: 'unsupportedFeature', error_description: 'Unsupported API endpoint or method.' });
     }

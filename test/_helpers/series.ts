@@ -1,0 +1,64 @@
+// Builders for recurrence tests: series from RFC-style local start times, and occurrences
+// printed as local wall times so vectors read like RFC 5545's lists.
+
+import { parseRecurrence } from '../../src/domain/recurrence/rrule.ts';
+import { occurrences } from '../../src/domain/recurrence/expand.ts';
+import type { AllDaySeries, Series, TimedSeries } from '../../src/domain/recurrence/expand.ts';
+import { toWallTime, wallMsToInstant, wallToMs } from '../../src/domain/time/zones.ts';
+
+const BASIC_LOCAL = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})?$/;
+
+/** Instant of a local `YYYYMMDDThhmm[ss]` in `zone`. */
+export function localInstant(local: string, zone: string): number {
+  const m = BASIC_LOCAL.exec(local);
+  if (m === null) throw new Error(`bad local time ${local}`);
+  const wall = { year: Number(m[1]), month: Number(m[2]), day: Number(m[3]), hour: Number(m[4]), minute: Number(m[5]), second: Number(m[6] ?? 0), millisecond: 0 };
+  return wallMsToInstant(wallToMs(wall), zone);
+}
+
+export function timedSeries(local: string, zone: string, lines: readonly string[], durationMs = 3_600_000): TimedSeries {
+  return { kind: 'dateTime', start: localInstant(local, zone), durationMs, timeZone: zone, recurrence: parseRecurrence(lines, { allDay: false }) };
+}
+
+export function allDaySeries(date: string, lines: readonly string[], durationDays = 1): AllDaySeries {
+  const [y, m, d] = [Number(date.slice(0, 4)), Number(date.slice(4, 6)), Number(date.slice(6, 8))];
+  return { kind: 'date', startDate: { year: y, month: m, day: d }, durationDays, recurrence: parseRecurrence(lines, { allDay: true }) };
+}
+
+const p2 = (n: number): string => String(n).padStart(2, '0');
+
+/** `YYYYMMDDThhmm` of an instant in `zone`. */
+export function localString(instant: number, zone: string): string {
+  const w = toWallTime(instant, zone);
+  return `${w.year}${p2(w.month)}${p2(w.day)}T${p2(w.hour)}${p2(w.minute)}${w.second === 0 ? '' : p2(w.second)}`;
+}
+
+/** The first `n` occurrences (all if fewer), as local strings (dates for all-day series). */
+export function firstN(series: Series, n: number): string[] {
+  const out: string[] = [];
+  if (n <= 0) return out;
+  for (const k of occurrences(series)) {
+    out.push(series.kind === 'dateTime' ? localString(k, series.timeZone) : localString(k, 'UTC').slice(0, 8));
+    if (out.length >= n) break;
+  }
+  return out;
+}
+
+/** Expands `Y-M: d,d,d` groups into `YYYYMMDDT0900` strings (RFC lists dates at 9:00 AM). */
+export function days(spec: string, time = '0900'): string[] {
+  const out: string[] = [];
+  for (const group of spec.split(';')) {
+    const [ym, list] = group.split(':');
+    if (ym === undefined || list === undefined) throw new Error(`bad spec ${group}`);
+    const [y, m] = ym.trim().split('-');
+    for (const d of list.split(',')) out.push(`${y}${(m ?? '').padStart(2, '0')}${d.trim().padStart(2, '0')}T${time}`);
+  }
+  return out;
+}
+
+/** Inclusive day ranges `Y-M: a-b`. */
+export function range(y: number, m: number, from: number, to: number, time = '0900'): string[] {
+  const out: string[] = [];
+  for (let d = from; d <= to; d++) out.push(`${y}${p2(m)}${p2(d)}T${time}`);
+  return out;
+}
