@@ -3,6 +3,7 @@
 // transaction, so an invalid fixture changes nothing.
 
 import { readFileSync } from 'node:fs';
+import { ExpansionBudgetError } from './domain/recurrence/expand.ts';
 import { isValidTimeZone } from './domain/time/zones.ts';
 import { createEventRecord, EventInputError } from './calendar/event-write.ts';
 import { sha256 } from './oauth/hash.ts';
@@ -248,6 +249,7 @@ export function loadFixture(store: Store, fixture: Fixture, now: number): Loaded
           if (error instanceof EventInputError) {
             throw new FixtureError(error.field ? `${eventPath}.${error.field}` : eventPath, error.message);
           }
+          if (error instanceof ExpansionBudgetError) throw new FixtureError(`${eventPath}.recurrence`, error.message);
           throw error;
         }
         counts.events++;

@@ -20,6 +20,7 @@ import { createManagementSurface } from './management/routes.ts';
 import { createOAuthSurface } from './oauth/routes.ts';
 import { startPush } from './push/service.ts';
 import { createHttpServer } from './server.ts';
+import type { HttpTimeouts } from './server.ts';
 import { openStore } from './store/open.ts';
 
 export interface StartOptions {
@@ -31,6 +32,8 @@ export interface StartOptions {
   baseUrl?: string | undefined;
   /** Log to stderr (default true for the CLI, false in-process). */
   log?: boolean | Logger | undefined;
+  /** Slow-client timeouts; only tests shorten them (the CLI has no option for this). */
+  httpTimeouts?: HttpTimeouts | undefined;
 }
 
 export interface RunningService {
@@ -70,7 +73,7 @@ export async function start(startOptions: StartOptions = {}): Promise<RunningSer
   }
 
   const surfaces = [createManagementSurface(app), createOAuthSurface(app), createCalendarSurface(app)];
-  const { server, stop } = createHttpServer({ surfaces, log, baseUrl: () => app.baseUrl });
+  const { server, stop } = createHttpServer({ surfaces, log, baseUrl: () => app.baseUrl, timeouts: startOptions.httpTimeouts });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {

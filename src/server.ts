@@ -4,7 +4,7 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Logger } from './http/log.ts';
-import { readBody } from './http/request.ts';
+import { readBody, RequestError } from './http/request.ts';
 import type { ApiRequest } from './http/request.ts';
 import { writeResult } from './http/respond.ts';
 import type { Result } from './http/result.ts';
@@ -15,7 +15,23 @@ export interface HttpServerOptions {
   surfaces: Surface[];
   log: Logger;
   baseUrl: () => string;
+  /** Default DEFAULT_TIMEOUTS; tests shorten them to prove slow clients are cut off. */
+  timeouts?: HttpTimeouts | undefined;
 }
+
+/** How long a client may take to send its headers, and its whole request (slowloris defence). */
+export interface HttpTimeouts {
+  headersMs: number;
+  requestMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: HttpTimeouts = { headersMs: 10_000, requestMs: 30_000 };
+
+/**
+ * Longest request target answered normally; longer ones get 414 in the surface's error shape.
+ * (Targets past maxHeaderSize never reach a handler: node:http answers them 431 and closes.)
+ */
+export const MAX_URL_LENGTH = 16 * 1024;
 
 export interface HttpServer {
   server: Server;
@@ -29,11 +45,14 @@ export interface HttpServer {
 
 export function createHttpServer(options: HttpServerOptions): HttpServer {
   let inFlight = 0;
+  const timeouts = options.timeouts ?? DEFAULT_TIMEOUTS;
   const server = createServer(
     {
       // Slow clients cannot hold a connection open forever (slowloris).
-      headersTimeout: 10_000,
-      requestTimeout: 30_000,
+      headersTimeout: timeouts.headersMs,
+      requestTimeout: timeouts.requestMs,
+      // node:http enforces both timeouts only when it sweeps its connections (default every 30 s).
+      connectionsCheckingInterval: Math.min(1_000, timeouts.headersMs / 2),
       keepAliveTimeout: 5_000,
       maxHeaderSize: 32 * 1024,
     },
@@ -84,8 +103,16 @@ async function handle(options: HttpServerOptions, incoming: IncomingMessage, res
   try {
     result = await run(surface, req, incoming);
   } catch (error) {
+    // The client went away mid-body (a reset, or requestTimeout, which node:http has already
+    // answered with 408): nobody is left to answer, and it is no fault of the service.
+    if ((error as { code?: string }).code === 'ECONNRESET' && !incoming.complete) {
+      res.destroy();
+      return;
+    }
     result = surface.renderError(error, req);
   }
+  // Answered before the body arrived (413, 403, 501 ...): close rather than read the rest.
+  if (!incoming.complete) result = { ...result, headers: { ...result.headers, Connection: 'close' } };
   writeResult(res, result, incoming.method === 'HEAD');
 }
 
@@ -94,6 +121,10 @@ async function run(surface: Surface, req: ApiRequest, incoming: IncomingMessage)
   if (refused) {
     incoming.resume();
     return refused;
+  }
+  if ((incoming.url ?? '').length > MAX_URL_LENGTH) {
+    incoming.resume();
+    throw new RequestError(414, 'uriTooLong', `The request URL is longer than ${MAX_URL_LENGTH} characters.`);
   }
   const match = surface.routes.match(req.method, req.path);
   if (match.kind === 'none') {

@@ -20,6 +20,8 @@
 import { googleErrors, GoogleApiError } from '../api/google-error.ts';
 import { jsonBody } from '../http/request.ts';
 import { DateTimeError, parseRfc3339 } from '../domain/time/datetime.ts';
+import { expansionBudget } from '../domain/recurrence/expand.ts';
+import type { ExpansionBudget } from '../domain/recurrence/expand.ts';
 import { MS_PER_DAY, formatRfc3339InZone, isValidTimeZone } from '../domain/time/zones.ts';
 import type { CalendarRecord, Json, JsonObject, Store } from '../store/store.ts';
 import type { CalendarHandler } from './context.ts';
@@ -84,11 +86,13 @@ function busyIntervals(
   from: number,
   to: number,
   budget: number,
+  work: ExpansionBudget,
 ): { intervals: Array<[number, number]>; expanded: number } {
   const { occurrences } = expandWindow(store, calendar, from, to, {
     showDeleted: false,
     limit: budget,
     strict: true,
+    budget: work,
     // Event.transparency: "transparent" does not block time (METHODS.md §3.1).
     accept: (record) => record.data.transparency !== 'transparent',
   });
@@ -134,6 +138,8 @@ export const freebusyQuery: CalendarHandler = (call) => {
   const { store } = call.app;
   const calendars: JsonObject = {};
   let budget = MAX_INSTANCES;
+  // The rule-expansion steps of every calendar together (MAX_EXPANSION_STEPS).
+  const work = expansionBudget();
   let served = 0;
   for (const id of ids) {
     if (id in calendars) continue;
@@ -150,7 +156,7 @@ export const freebusyQuery: CalendarHandler = (call) => {
     }
     let intervals: Array<[number, number]>;
     try {
-      const result = busyIntervals(store, calendar, from, to, budget);
+      const result = busyIntervals(store, calendar, from, to, budget, work);
       intervals = result.intervals;
       budget -= result.expanded;
     } catch (error) {

@@ -12,6 +12,7 @@ import type { CalendarRecord, EventRecord, Json, JsonObject, Store } from '../st
 import { parseRecurrence } from '../domain/recurrence/rrule.ts';
 import {
   dateKey,
+  expansionBudget,
   formatInstanceId,
   instancesInWindow,
   isOccurrence,
@@ -20,7 +21,7 @@ import {
   parseInstanceId,
   seriesBounds,
 } from '../domain/recurrence/expand.ts';
-import type { ExceptionTiming, Instance, OccurrenceKey, Series } from '../domain/recurrence/expand.ts';
+import type { ExceptionTiming, ExpansionBudget, Instance, OccurrenceKey, Series } from '../domain/recurrence/expand.ts';
 import { daysBetween, parseDate, parseDateTimeWithZone, startOfDateInZone } from '../domain/time/datetime.ts';
 import type { CivilDate } from '../domain/time/zones.ts';
 
@@ -216,6 +217,8 @@ export interface WindowOptions {
   readonly seriesId?: string;
   /** Keep a record as a candidate (q, extended-property filters); default all. */
   readonly accept?: (record: EventRecord) => boolean;
+  /** The expansion steps every series of this call shares (default a fresh budget per call). */
+  readonly budget?: ExpansionBudget;
 }
 
 function compareOccurrences(a: { start: number; id: string }, b: { start: number; id: string }): number {
@@ -243,6 +246,7 @@ export function expandWindow(
   const after = options.after;
   const inclusive = options.inclusiveStart === true;
   const accept = options.accept ?? (() => true);
+  const budget = options.budget ?? expansionBudget();
   const isAfter = (o: { start: number; id: string }): boolean => after === undefined || compareOccurrences(o, after) > 0;
   const out: Occurrence[] = [];
   const masters = new Map<string, EventRecord>();
@@ -304,6 +308,7 @@ export function expandWindow(
         limit: want,
         allDayZone: zone,
         showCancelled: options.showDeleted,
+        budget,
       });
       const kept = instances.map(make).filter((o) => o.kind === 'instance' && keep(o));
       if (instances.length < want || kept.length > options.limit) {

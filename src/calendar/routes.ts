@@ -16,6 +16,7 @@ import type { ApiRequest } from '../http/request.ts';
 import { Router } from '../http/router.ts';
 import type { Params } from '../http/router.ts';
 import type { Handler, Surface } from '../http/surface.ts';
+import { ExpansionBudgetError } from '../domain/recurrence/expand.ts';
 import { authenticate } from '../oauth/bearer.ts';
 import { calendarListWatch, channelsStop, eventsWatch } from '../push/handlers.ts';
 import { calendarListHandlers } from './calendar-list.ts';
@@ -82,6 +83,9 @@ export function createCalendarSurface(app: App): Surface {
     name: 'calendar',
     owns: (path) => path === '/calendar/v3' || path.startsWith(CALENDAR_PREFIX),
     routes,
-    renderError: (error) => renderGoogleError(error, app.log),
+    // A recurrence too costly to expand (issue 8: a cap on the work one request can cause) is the
+    // caller's 400, wherever in the request it was met.
+    renderError: (error) =>
+      renderGoogleError(error instanceof ExpansionBudgetError ? googleErrors.invalid(error.message) : error, app.log),
   };
 }

@@ -12,7 +12,7 @@ export const MAX_BODY_BYTES = 1024 * 1024;
  */
 export class RequestError extends Error {
   readonly status: number;
-  readonly code: 'payloadTooLarge' | 'parseError' | 'unsupportedEncoding';
+  readonly code: 'payloadTooLarge' | 'parseError' | 'unsupportedEncoding' | 'uriTooLong';
   constructor(status: number, code: RequestError['code'], message: string) {
     super(message);
     this.status = status;
@@ -40,6 +40,12 @@ export function header(req: ApiRequest, name: string): string | undefined {
 export async function readBody(incoming: IncomingMessage): Promise<Buffer> {
   const declared = Number(incoming.headers['content-length']);
   if (declared > MAX_BODY_BYTES) throw tooLarge();
+  // No Content-Length and no Transfer-Encoding (or Content-Length: 0) frames an empty body
+  // (RFC 9112 §6.3): most GETs skip the stream machinery below.
+  if ((incoming.headers['content-length'] ?? '0') === '0' && incoming.headers['transfer-encoding'] === undefined) {
+    incoming.resume();
+    return Buffer.alloc(0);
+  }
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of incoming as AsyncIterable<Buffer>) {

@@ -4,6 +4,7 @@
 // these routes through the victim's browser.
 
 import type { App } from '../app.ts';
+import { TIME_MAX, TIME_MIN } from '../calendar/occurrences.ts';
 import { FixtureError, parseFixture } from '../fixtures.ts';
 import { parseRfc3339 } from '../domain/time/datetime.ts';
 import { header, jsonBody, RequestError } from '../http/request.ts';
@@ -14,7 +15,7 @@ import { Router } from '../http/router.ts';
 import type { Handler, Surface } from '../http/surface.ts';
 import { listChannelsForManagement } from '../push/service.ts';
 
-type ManagementCode = 'not_found' | 'invalid_fixture' | 'invalid_request' | 'forbidden' | 'payload_too_large' | 'server_error';
+type ManagementCode = 'not_found' | 'invalid_fixture' | 'invalid_request' | 'forbidden' | 'payload_too_large' | 'uri_too_long' | 'server_error';
 
 export class ManagementError extends Error {
   readonly status: number;
@@ -82,7 +83,7 @@ export function createManagementSurface(app: App): Surface {
     renderError(error) {
       if (error instanceof ManagementError) return renderManagementError(error);
       if (error instanceof RequestError) {
-        const code = error.status === 413 ? 'payload_too_large' : 'invalid_request';
+        const code = error.status === 413 ? 'payload_too_large' : error.status === 414 ? 'uri_too_long' : 'invalid_request';
         return renderManagementError(new ManagementError(error.status, code, error.message));
       }
       app.log.error('internal error in the management API', error);
@@ -114,6 +115,11 @@ function setClock(app: App, body: unknown): void {
     if (typeof seconds !== 'number' || !Number.isFinite(seconds)) {
       throw new ManagementError(400, 'invalid_request', 'advanceSeconds must be a finite number.');
     }
+    // Past the years RFC 3339 can write, every timestamp the service renders would throw.
+    const target = app.clock.now() + seconds * 1000;
+    if (!(target >= TIME_MIN && target < TIME_MAX)) {
+      throw new ManagementError(400, 'invalid_request', 'advanceSeconds must keep the clock between the years 0001 and 9999.');
+    }
     app.clock.advance(seconds);
     return;
   }
@@ -137,14 +143,15 @@ function hostAllowed(app: App, req: ApiRequest): boolean {
   const host = hostname(raw);
   const allowed = new Set(['localhost', '127.0.0.1', '[::1]', bracketed(app.host).toLowerCase()]);
   if (app.baseUrl) allowed.add(new URL(app.baseUrl).hostname.toLowerCase());
-  return allowed.has(host);
+  return host !== undefined && allowed.has(host);
 }
 
-function hostname(hostHeader: string): string {
-  const value = hostHeader.trim().toLowerCase();
-  if (value.startsWith('[')) return value.slice(0, value.indexOf(']') + 1);
-  const colon = value.lastIndexOf(':');
-  return colon === -1 ? value : value.slice(0, colon);
+// RFC 9110 §7.2: Host = uri-host [ ":" port ], the port all digits. Anything else
+// (`127.0.0.1:80@evil.example`, `[::1]junk`) names no host and is refused.
+const HOST_HEADER = /^(\[[0-9a-f:.]+\]|[^:@[\]\s/]+)(?::\d*)?$/;
+
+function hostname(hostHeader: string): string | undefined {
+  return HOST_HEADER.exec(hostHeader.trim().toLowerCase())?.[1];
 }
 
 function bracketed(host: string): string {

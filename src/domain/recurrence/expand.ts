@@ -88,12 +88,38 @@ export interface ExpansionStats {
   periods: number;
 }
 
+/**
+ * Rule periods (including skipped days) one expansion may step through before it gives up with
+ * ExpansionBudgetError, about half a second of work. Without it a rule that is valid but never
+ * or rarely matches at a fine frequency (`FREQ=SECONDLY;BYSECOND=0;BYSETPOS=2;UNTIL=9999...`)
+ * walks billions of periods and stalls the single-threaded service (issue 8).
+ */
+export const MAX_EXPANSION_STEPS = 1_000_000;
+
+/** The steps left to one request's expansions; share one across calls to cap their total. */
+export interface ExpansionBudget {
+  remaining: number;
+}
+
+export function expansionBudget(steps = MAX_EXPANSION_STEPS): ExpansionBudget {
+  return { remaining: steps };
+}
+
+export class ExpansionBudgetError extends Error {
+  constructor() {
+    super(`The recurrence needs more than ${MAX_EXPANSION_STEPS} steps to expand; narrow the time range or simplify the rule.`);
+    this.name = 'ExpansionBudgetError';
+  }
+}
+
 export interface ExpandOptions {
   /** At most this many occurrences (earliest first). */
   readonly limit?: number;
   /** Zone all-day dates are placed in to compare with instants (the calendar's); default UTC. */
   readonly allDayZone?: string;
   readonly stats?: ExpansionStats;
+  /** Default: a fresh budget of MAX_EXPANSION_STEPS for this call. */
+  readonly budget?: ExpansionBudget;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -408,6 +434,7 @@ function* ruleKeys(
   fromWall: number,
   stopWall: number,
   stats: ExpansionStats | undefined,
+  budget: ExpansionBudget,
 ): Generator<number, void, undefined> {
   let idx = 0;
   let emitted = 0;
@@ -427,6 +454,7 @@ function* ruleKeys(
   let lastFound = Math.max(c.dtWall, periodStart(c, idx));
   const bound = Math.min(stopWall, MAX_WALL, c.untilWall ?? Infinity, c.untilInstant === undefined ? Infinity : c.untilInstant + 2 * MS_PER_DAY);
   for (;;) {
+    if (--budget.remaining < 0) throw new ExpansionBudgetError();
     const ps = periodStart(c, idx);
     if (ps > bound || ps - lastFound > EMPTY_SPAN) return;
     if (c.order <= 2 && !dayMatchesCivil(c, Math.floor(ps / MS_PER_DAY))) {
@@ -557,6 +585,8 @@ export interface IterateOptions {
   /** Stop once keys pass this one (lets empty stretches of a rule end early). */
   readonly until?: OccurrenceKey;
   readonly stats?: ExpansionStats;
+  /** Default: a fresh budget of MAX_EXPANSION_STEPS for this iteration. */
+  readonly budget?: ExpansionBudget;
 }
 
 /**
@@ -570,12 +600,13 @@ export function* occurrences(series: Series, options: IterateOptions = {}): Gene
   // Wall-time bounds with a day of slack either side for zone offsets.
   const fromWall = Number.isFinite(fromKey) ? c.keyToWall(fromKey) - MS_PER_DAY : -Infinity;
   const stopWall = Number.isFinite(stopKey) ? c.keyToWall(stopKey) + MS_PER_DAY : Infinity;
+  const budget = options.budget ?? expansionBudget();
   const sources = heads([
     fromList([c.startKey], fromKey),
     fromList(c.rdates, fromKey),
-    ...c.rules.map((r) => ruleKeys(r, c.toKey, fromWall, stopWall, options.stats)),
+    ...c.rules.map((r) => ruleKeys(r, c.toKey, fromWall, stopWall, options.stats, budget)),
   ]);
-  const ex = heads(c.exrules.map((r) => ruleKeys(r, c.toKey, fromWall, stopWall, options.stats)));
+  const ex = heads(c.exrules.map((r) => ruleKeys(r, c.toKey, fromWall, stopWall, options.stats, budget)));
   let last = -Infinity;
   for (;;) {
     let min: Head | undefined;
@@ -640,7 +671,7 @@ export function expandInWindow(series: Series, windowStart: number, windowEnd: n
   }
   const out: Occurrence[] = [];
   if (limit <= 0 || !(windowStart < windowEnd)) return out;
-  const opts: IterateOptions = options.stats === undefined ? { from, until } : { from, until, stats: options.stats };
+  const opts: IterateOptions = { from, until, ...(options.stats && { stats: options.stats }), ...(options.budget && { budget: options.budget }) };
   for (const key of occurrences(series, opts)) {
     const o = occurrenceSpan(series, key, zone);
     if (o.start >= windowEnd) break;
@@ -652,8 +683,8 @@ export function expandInWindow(series: Series, windowStart: number, windowEnd: n
 }
 
 /** Whether `key` is an original start of the series (validates instance ids). */
-export function isOccurrence(series: Series, key: OccurrenceKey): boolean {
-  for (const k of occurrences(series, { from: key, until: key })) return k === key;
+export function isOccurrence(series: Series, key: OccurrenceKey, budget?: ExpansionBudget): boolean {
+  for (const k of occurrences(series, { from: key, until: key, ...(budget && { budget }) })) return k === key;
   return false;
 }
 
@@ -675,7 +706,8 @@ export function lastOccurrence(series: Series): OccurrenceKey | undefined {
     for (const k of occurrences(series)) last = k;
     return last;
   }
-  // UNTIL only: search backwards from the latest possible key in widening windows.
+  // UNTIL only: search backwards from the latest possible key in widening windows, on one budget.
+  const budget = expansionBudget();
   let upper = Math.max(c.startKey, ...c.rdates);
   for (const r of c.rules) {
     const u = r.untilInstant ?? (r.untilWall === undefined ? undefined : c.toKey(Math.min(r.untilWall, MAX_WALL)));
@@ -684,7 +716,7 @@ export function lastOccurrence(series: Series): OccurrenceKey | undefined {
   for (let span = 32 * MS_PER_DAY; ; span *= 4) {
     const from = upper - span;
     let last: number | undefined;
-    for (const k of occurrences(series, { from, until: upper })) last = k;
+    for (const k of occurrences(series, { from, until: upper, budget })) last = k;
     if (last !== undefined) return last;
     if (from <= c.startKey) return undefined;
   }
@@ -804,7 +836,7 @@ export function instancesInWindow<E extends ExceptionTiming>(
   }
   for (const e of byKey.values()) {
     if (seen.has(e.originalStart) || e.cancelled || !overlaps(e.start, e.end, windowStart, windowEnd)) continue;
-    if (!isOccurrence(series, e.originalStart)) continue;
+    if (!isOccurrence(series, e.originalStart, options.budget)) continue;
     out.push({ originalStart: e.originalStart, start: e.start, end: e.end, cancelled: false, exception: e });
   }
   out.sort((a, b) => a.start - b.start || a.originalStart - b.originalStart);
