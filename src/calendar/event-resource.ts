@@ -119,7 +119,10 @@ function originalStartOut(stored: JsonObject, key: OccurrenceKey, zone: string):
 /** A stored record (single event, series master or exception) as a wire Event. */
 export function renderEvent(record: EventRecord, ctx: RenderContext): JsonObject {
   const data = record.data;
-  const times = eventTimes(data, ctx.calendar.timeZone);
+  // A plain single event's own instants are its stored span (Store.EventRecord), so only series
+  // masters and exceptions, whose span is not their own start and end, parse their times again.
+  const times =
+    record.recurring || record.recurringEventId !== null ? eventTimes(data, ctx.calendar.timeZone) : { start: record.startMs, end: record.endMs };
   const original = object(data.originalStartTime);
   const originalKey = typeof data.originalStartKey === 'number' ? data.originalStartKey : (record.originalStartMs ?? 0);
   return assemble(

@@ -1,0 +1,330 @@
+// The benchmark (issue 7): starts the service as a separate process on each store this runtime
+// has, loads generated workspaces through --fixture, drives the OAuth flow over HTTP for a
+// token, and measures every row against a bare node:http server (test/bench/bare.ts) that
+// answers a body of the same size, in the same run, on the same runtime.
+//
+//   npm run bench [-- --quick]
+//   node --experimental-strip-types --no-warnings test/bench/run.ts [--quick]   (Node >= 22.13)
+//   npx tsx test/bench/run.ts [--quick]                                          (Node 20: memory store only)
+//
+// --quick shrinks the data ten-fold and the runs to a fraction of a second: it proves the
+// benchmark still runs (CI), its figures mean little.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { expandScopes, requestToken, DEFAULT_CLIENT } from '../../src/cli/token.ts';
+import { sqliteAvailable } from '../_helpers/node.ts';
+import {
+  BENCH_USER,
+  GET_EVENT_ID,
+  SERIES_CALENDAR,
+  WINDOW_END,
+  WINDOW_START,
+  YEAR_END,
+  YEAR_START,
+  growthWorkspace,
+  loadCalendar,
+  mainWorkspace,
+  rfc3339,
+  writeFixture,
+} from './data.ts';
+import { encodeRequest, runLoad } from './load.ts';
+import type { LoadResult, RequestSpec } from './load.ts';
+import { residentBytes, startBare, startService } from './process.ts';
+import type { Running } from './process.ts';
+
+const quick = process.argv.includes('--quick');
+const config = quick
+  ? { rounds: 3, warmupMs: 50, durationMs: 150, coldStarts: 3, calendars: 10, perCalendar: 1_000, growth: [1_000, 10_000], connections: 8 }
+  : { rounds: 3, warmupMs: 500, durationMs: 2_000, coldStarts: 10, calendars: 10, perCalendar: 10_000, growth: [1_000, 10_000, 100_000], connections: 8 };
+
+const DEFAULT_FIXTURE = new URL('../../fixtures/default.json', import.meta.url).pathname;
+const work = mkdtempSync(join(tmpdir(), 'calendar-bench-'));
+const backends: Array<'memory' | 'sqlite'> = sqliteAvailable ? ['memory', 'sqlite'] : ['memory'];
+let dbCounter = 0;
+const dbFor = (backend: 'memory' | 'sqlite'): string => (backend === 'memory' ? ':memory:' : join(work, `bench-${++dbCounter}.db`));
+
+// ---------------------------------------------------------------------------------------------
+// Rows and their targets (issue 7 "Targets", as ratios to the bare server in the same run).
+
+interface Row {
+  name: string;
+  backend: string;
+  result: string;
+  p50?: number;
+  p99?: number;
+  bare: string;
+  ratio?: number;
+  target?: { text: string; met: boolean };
+}
+
+const rows: Row[] = [];
+const notes: string[] = [];
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
+};
+const fmt = (n: number, digits = 0): string => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+function atLeast(ratio: number, min: number): { text: string; met: boolean } {
+  return { text: `>= ${min}`, met: ratio >= min };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Measuring a row: service and bare alternate, `rounds` times each; medians of each figure.
+
+interface Measured {
+  rps: number;
+  p50: number;
+  p99: number;
+  bareRps: number;
+  ratio: number;
+  bodyBytes: number;
+}
+
+async function compare(service: Running, bare: Running, specs: RequestSpec[]): Promise<Measured> {
+  const serviceRequests = specs.map((spec) => encodeRequest(service.port, spec));
+  const runs: LoadResult[] = [];
+  const bareRuns: LoadResult[] = [];
+  for (let round = 0; round < config.rounds; round++) {
+    const run = await runLoad(service.port, serviceRequests, config);
+    runs.push(run);
+    // The same request bytes (method, headers, body) to the bare server, answering the same body size.
+    const size = Math.round(run.meanBodyBytes);
+    const bareRequests = specs.map((spec) => encodeRequest(bare.port, { ...spec, path: `/${size}` }));
+    bareRuns.push(await runLoad(bare.port, bareRequests, config));
+  }
+  const rps = median(runs.map((r) => r.rps));
+  const bareRps = median(bareRuns.map((r) => r.rps));
+  return {
+    rps,
+    p50: median(runs.map((r) => r.p50Ms)),
+    p99: median(runs.map((r) => r.p99Ms)),
+    bareRps,
+    ratio: rps / bareRps,
+    bodyBytes: median(runs.map((r) => r.meanBodyBytes)),
+  };
+}
+
+function addLoadRow(name: string, backend: string, m: Measured, target?: { text: string; met: boolean }): void {
+  const row: Row = {
+    name: `${name} (${fmt(m.bodyBytes)} B)`,
+    backend,
+    result: `${fmt(m.rps)} req/s`,
+    p50: m.p50,
+    p99: m.p99,
+    bare: `${fmt(m.bareRps)} req/s`,
+    ratio: m.ratio,
+  };
+  if (target) row.target = target;
+  rows.push(row);
+  process.stderr.write(`  ${row.name} [${backend}]: ${row.result}, bare ${row.bare}, ratio ${m.ratio.toFixed(2)}\n`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTTP helpers for setup (not measured).
+
+async function getJson(url: string, token: string): Promise<Record<string, unknown>> {
+  const res = await fetch(url, { headers: { Authorization: `Bearer ${token}` } });
+  if (res.status !== 200) throw new Error(`GET ${url} answered ${res.status}: ${await res.text()}`);
+  return (await res.json()) as Record<string, unknown>;
+}
+
+/** The request of every page of a listing: the first without a token, then each nextPageToken. */
+async function pageRequests(service: Running, path: string, token: string): Promise<RequestSpec[]> {
+  const specs: RequestSpec[] = [];
+  let pageToken: string | undefined;
+  do {
+    const pagePath = pageToken === undefined ? path : `${path}&pageToken=${encodeURIComponent(pageToken)}`;
+    specs.push({ method: 'GET', path: pagePath, headers: { Authorization: `Bearer ${token}` } });
+    const page = await getJson(service.url + pagePath, token);
+    pageToken = typeof page.nextPageToken === 'string' ? page.nextPageToken : undefined;
+  } while (pageToken !== undefined);
+  return specs;
+}
+
+async function tokensFor(service: Running): Promise<{ access: string; refresh: string }> {
+  const answer = await requestToken({ baseUrl: service.url, user: BENCH_USER.id, scopes: expandScopes('calendar'), offline: true });
+  if (answer.refresh_token === undefined) throw new Error('the offline grant returned no refresh token');
+  return { access: answer.access_token, refresh: answer.refresh_token };
+}
+
+const bearer = (token: string): Record<string, string> => ({ Authorization: `Bearer ${token}` });
+const jsonPost = (path: string, token: string, body: unknown): RequestSpec => ({
+  method: 'POST',
+  path,
+  headers: { ...bearer(token), 'Content-Type': 'application/json' },
+  body: JSON.stringify(body),
+});
+const calendarPath = (id: string): string => `/calendar/v3/calendars/${encodeURIComponent(id)}/events`;
+
+// ---------------------------------------------------------------------------------------------
+// The rows.
+
+async function coldStart(): Promise<void> {
+  process.stderr.write('cold start\n');
+  const kinds = [...backends.map((b) => ({ label: b, start: () => startService({ db: dbFor(b), fixture: DEFAULT_FIXTURE }) })), { label: 'bare', start: startBare }];
+  // One priming start each: Node's compile cache (src/main.ts) then holds the stripped sources.
+  for (const kind of kinds) await (await kind.start()).stop();
+  const times = new Map<string, number[]>(kinds.map((k) => [k.label, []]));
+  for (let i = 0; i < config.coldStarts; i++) {
+    for (const kind of kinds) {
+      const running = await kind.start();
+      times.get(kind.label)?.push(running.startMs);
+      await running.stop();
+    }
+  }
+  const bareMs = median(times.get('bare') ?? []);
+  for (const backend of backends) {
+    const ms = median(times.get(backend) ?? []);
+    const ratio = ms / bareMs;
+    rows.push({
+      name: 'cold start to Listening (default fixture, warm compile cache)',
+      backend: backend === 'sqlite' ? 'sqlite (new file)' : backend,
+      result: `${fmt(ms)} ms`,
+      bare: `${fmt(bareMs)} ms`,
+      ratio,
+      target: { text: '<= 2.0 (x bare)', met: ratio <= 2 },
+    });
+    process.stderr.write(`  ${backend}: ${fmt(ms)} ms, bare ${fmt(bareMs)} ms\n`);
+  }
+}
+
+async function mainRows(bare: Running, backend: 'memory' | 'sqlite', fixtures: { full: string; empty: string }): Promise<void> {
+  const events = config.calendars * config.perCalendar;
+  process.stderr.write(`${backend}: ${fmt(events)} events in ${config.calendars} calendars + 200 series\n`);
+  const empty = await startService({ db: dbFor(backend), fixture: fixtures.empty });
+  await new Promise((r) => setTimeout(r, 500));
+  const emptyRss = residentBytes(empty.child.pid);
+  await empty.stop();
+
+  const service = await startService({ db: dbFor(backend), fixture: fixtures.full });
+  notes.push(`${backend}: starting with ${fmt(events + 201)} events in the fixture took ${fmt(service.startMs / 1000, 1)} s`);
+  await new Promise((r) => setTimeout(r, 500));
+  const loadedRss = residentBytes(service.child.pid);
+  if (emptyRss !== undefined && loadedRss !== undefined) {
+    const perEvent = (loadedRss - emptyRss) / events / 1024;
+    const row: Row = {
+      name: `memory: resident set per event, ${fmt(events)} events loaded`,
+      backend,
+      result: `${perEvent.toFixed(2)} KiB/event`,
+      bare: `${fmt(emptyRss / 2 ** 20, 1)} MiB empty, ${fmt(loadedRss / 2 ** 20, 1)} MiB loaded`,
+    };
+    if (backend === 'memory') row.target = { text: '<= 2 KiB/event', met: perEvent <= 2 };
+    rows.push(row);
+    process.stderr.write(`  memory: ${row.result} (${row.bare})\n`);
+  } else {
+    notes.push('memory rows need /proc/<pid>/status (Linux); skipped');
+  }
+
+  try {
+    const { access, refresh } = await tokensFor(service);
+    const get = await compare(service, bare, [{ method: 'GET', path: `${calendarPath('primary')}/${GET_EVENT_ID}`, headers: bearer(access) }]);
+    addLoadRow('events.get', backend, get, atLeast(get.ratio, 0.5));
+
+    const listPages = await pageRequests(service, `${calendarPath(loadCalendar(0))}?maxResults=250`, access);
+    const list = await compare(service, bare, listPages);
+    addLoadRow(`events.list, 250 a page, ${listPages.length} pages of ${fmt(config.perCalendar)} events`, backend, list, atLeast(list.ratio, 0.3));
+
+    const year = `timeMin=${rfc3339(YEAR_START)}&timeMax=${rfc3339(YEAR_END)}`;
+    const seriesPages = await pageRequests(service, `${calendarPath(SERIES_CALENDAR)}?singleEvents=true&orderBy=startTime&${year}&maxResults=250`, access);
+    addLoadRow(`events.list singleEvents, 1 year of 200 series, ${seriesPages.length} pages`, backend, await compare(service, bare, seriesPages));
+
+    const items = Array.from({ length: config.calendars }, (_, k) => ({ id: loadCalendar(k) }));
+    const freeBusy = jsonPost('/calendar/v3/freeBusy', access, { timeMin: rfc3339(WINDOW_START), timeMax: rfc3339(WINDOW_END), items });
+    addLoadRow(`freebusy.query, 1 week, ${config.calendars} calendars of ${fmt(config.perCalendar)} events`, backend, await compare(service, bare, [freeBusy]));
+
+    const newEvent = {
+      summary: 'Inserted by the benchmark',
+      location: 'Room 2',
+      start: { dateTime: '2026-11-02T09:00:00+01:00' },
+      end: { dateTime: '2026-11-02T09:30:00+01:00' },
+    };
+    const insert = await compare(service, bare, [jsonPost(calendarPath('primary'), access, newEvent)]);
+    addLoadRow('events.insert', backend, insert, backend === 'sqlite' ? atLeast(insert.ratio, 0.25) : undefined);
+
+    const form = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refresh, client_id: DEFAULT_CLIENT.id, client_secret: DEFAULT_CLIENT.secret });
+    const grant: RequestSpec = { method: 'POST', path: '/oauth/token', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: form.toString() };
+    const refreshed = await compare(service, bare, [grant]);
+    addLoadRow('refresh-token grant', backend, refreshed, atLeast(refreshed.ratio, 0.4));
+  } finally {
+    await service.stop();
+  }
+}
+
+async function growthRows(bare: Running, backend: 'memory' | 'sqlite', fixtures: Map<number, string>): Promise<void> {
+  const window = `timeMin=${rfc3339(WINDOW_START)}&timeMax=${rfc3339(WINDOW_END)}`;
+  const costs = { list: new Map<number, number>(), freeBusy: new Map<number, number>() };
+  const smallest = config.growth[0] as number;
+  const largest = config.growth[config.growth.length - 1] as number;
+  for (const n of config.growth) {
+    process.stderr.write(`${backend}: growth at ${fmt(n)} events\n`);
+    const service = await startService({ db: dbFor(backend), fixture: fixtures.get(n) as string });
+    try {
+      const { access } = await tokensFor(service);
+      const specs = {
+        list: { method: 'GET', path: `${calendarPath('primary')}?singleEvents=true&orderBy=startTime&${window}`, headers: bearer(access) } satisfies RequestSpec,
+        freeBusy: jsonPost('/calendar/v3/freeBusy', access, { timeMin: rfc3339(WINDOW_START), timeMax: rfc3339(WINDOW_END), items: [{ id: 'primary' }] }),
+      };
+      for (const kind of ['list', 'freeBusy'] as const) {
+        const m = await compare(service, bare, [specs[kind]]);
+        costs[kind].set(n, m.rps);
+        const label = kind === 'list' ? 'events.list singleEvents' : 'freebusy.query';
+        let target: { text: string; met: boolean } | undefined;
+        if (n === largest && n !== smallest) {
+          const growth = (costs[kind].get(smallest) as number) / m.rps;
+          target = { text: `cost ${growth.toFixed(2)} x at ${fmt(smallest)} (<= 1.5)`, met: growth <= 1.5 };
+        }
+        addLoadRow(`growth: ${label}, 1-week window, ${fmt(n)} events`, backend, m, target);
+      }
+    } finally {
+      await service.stop();
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function printTable(): void {
+  const cpu = cpus();
+  const lines = [
+    `Node ${process.version} (${sqliteAvailable ? 'type stripping' : 'tsx'}), ${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores, ${fmt(totalmem() / 2 ** 30, 1)} GiB; ` +
+      `load average before: ${loadBefore.map((l) => l.toFixed(2)).join(' ')}, after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`,
+    `${quick ? 'QUICK mode (figures not meaningful); ' : ''}${config.connections} keep-alive connections, ${config.rounds} rounds of ${config.durationMs} ms ` +
+      `(after ${config.warmupMs} ms warm-up) per row alternating service and bare; medians.`,
+    '',
+    '| row | store | result | p50 ms | p99 ms | bare node:http | ratio | target |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |',
+  ];
+  for (const row of rows) {
+    const target = row.target ? `${row.target.text} ${row.target.met ? 'met' : '**missed**'}` : '';
+    lines.push(
+      `| ${row.name} | ${row.backend} | ${row.result} | ${row.p50?.toFixed(2) ?? ''} | ${row.p99?.toFixed(2) ?? ''} | ${row.bare} | ${row.ratio?.toFixed(2) ?? ''} | ${target} |`,
+    );
+  }
+  if (!sqliteAvailable) notes.push(`SQLite rows skipped: node:sqlite needs Node >= 22.13 (this is ${process.version})`);
+  for (const note of notes) lines.push(`- ${note}`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+const loadBefore = loadavg();
+const began = performance.now();
+let bare: Running | undefined;
+try {
+  const fixtures = {
+    full: writeFixture(join(work, 'main.json'), mainWorkspace(config.calendars, config.perCalendar)),
+    empty: writeFixture(join(work, 'empty.json'), mainWorkspace(config.calendars, config.perCalendar, true)),
+  };
+  const growth = new Map(config.growth.map((n) => [n, writeFixture(join(work, `growth-${n}.json`), growthWorkspace(n))]));
+  await coldStart();
+  bare = await startBare();
+  for (const backend of backends) await mainRows(bare, backend, fixtures);
+  for (const backend of backends) await growthRows(bare, backend, growth);
+  printTable();
+  process.stderr.write(`bench finished in ${fmt((performance.now() - began) / 1000, 1)} s\n`);
+} finally {
+  await bare?.stop();
+  rmSync(work, { recursive: true, force: true });
+}
