@@ -14,7 +14,8 @@ export class App {
   readonly store: Store;
   readonly clock: Clock;
   readonly log: Logger;
-  readonly startupFixture: Fixture;
+  /** Parses the startup fixture anew for each reset. */
+  readonly #startupFixture: () => Fixture;
   /** Public base URL without trailing slash; set once the server is listening. */
   baseUrl = '';
   /** The configured --host, for the management Host check. */
@@ -24,11 +25,11 @@ export class App {
   readonly #shutdownListeners: Array<() => void> = [];
   readonly #changeListeners: Array<(resource: ChannelResource) => void> = [];
 
-  constructor(deps: { store: Store; clock: Clock; log: Logger; startupFixture: Fixture; host: string }) {
+  constructor(deps: { store: Store; clock: Clock; log: Logger; startupFixture: () => Fixture; host: string }) {
     this.store = deps.store;
     this.clock = deps.clock;
     this.log = deps.log;
-    this.startupFixture = deps.startupFixture;
+    this.#startupFixture = deps.startupFixture;
     this.host = deps.host;
   }
 
@@ -75,7 +76,7 @@ export class App {
   /** POST /__svc/reset: back to the startup fixture and to real time. */
   reset(): void {
     this.clock.reset();
-    this.loadFixture(this.startupFixture);
+    this.loadFixture(this.#startupFixture());
   }
 
   /** Revokes a connection: its tokens, codes and channels go. False when it does not exist. */

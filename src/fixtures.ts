@@ -55,17 +55,24 @@ export interface LoadedCounts {
 }
 
 export function readFixtureFile(path: string): Fixture {
-  let text: string;
+  return parseFixtureText(readFixtureText(path), `fixture file ${path}`);
+}
+
+export function readFixtureText(path: string): string {
   try {
-    text = readFileSync(path, 'utf8');
+    return readFileSync(path, 'utf8');
   } catch (error) {
     throw new FixtureError('', `cannot read fixture file ${path}: ${(error as Error).message}`);
   }
+}
+
+/** Parses and validates fixture JSON text; `source` names it in a syntax error. */
+export function parseFixtureText(text: string, source = 'the fixture'): Fixture {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new FixtureError('', `fixture file ${path} is not valid JSON: ${(error as Error).message}`);
+    throw new FixtureError('', `${source} is not valid JSON: ${(error as Error).message}`);
   }
   return parseFixture(value);
 }

@@ -12,7 +12,7 @@ import { createCalendarSurface } from './calendar/routes.ts';
 import { baseUrlFor, resolveOptions } from './config.ts';
 import type { Options } from './config.ts';
 import { Clock } from './domain/clock.ts';
-import { parseFixture, readFixtureFile } from './fixtures.ts';
+import { parseFixtureText, readFixtureText } from './fixtures.ts';
 import type { Fixture } from './fixtures.ts';
 import { silentLogger, stderrLogger } from './http/log.ts';
 import type { Logger } from './http/log.ts';
@@ -54,10 +54,14 @@ export async function start(startOptions: StartOptions = {}): Promise<RunningSer
     baseUrl: startOptions.baseUrl,
   });
   const log = startOptions.log === true ? stderrLogger : startOptions.log ? startOptions.log : silentLogger;
-  const fixture: Fixture = typeof options.fixture === 'string' ? readFixtureFile(options.fixture) : parseFixture(options.fixture);
+  // The startup fixture is kept as JSON text, not as parsed objects: a reset re-parses it, and a
+  // workspace of 100k events does not pay for a second, idle copy of itself in memory.
+  const fixtureSource =
+    typeof options.fixture === 'string' ? { text: readFixtureText(options.fixture), name: `fixture file ${options.fixture}` } : { text: JSON.stringify(options.fixture), name: 'the fixture' };
+  const fixture: Fixture = parseFixtureText(fixtureSource.text, fixtureSource.name);
   const store = await openStore(options.db);
   const clock = new Clock();
-  const app = new App({ store, clock, log, startupFixture: fixture, host: options.host });
+  const app = new App({ store, clock, log, startupFixture: () => parseFixtureText(fixtureSource.text, fixtureSource.name), host: options.host });
   startPush(app);
   try {
     // The startup fixture seeds only a new database (or a :memory: session): an existing file keeps its data.

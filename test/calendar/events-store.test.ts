@@ -80,8 +80,8 @@ function callOf(app: App, handler: CalendarHandler, init: { method: string; path
 describe('windowed reads touch only the window', () => {
   const memory = new MemoryStore();
   const counter = counting(memory);
-  const app = new App({ store: counter.store, clock: new Clock(), log: silentLogger, startupFixture: parseFixture(fixture()), host: '127.0.0.1' });
-  app.loadFixture(app.startupFixture);
+  const app = new App({ store: counter.store, clock: new Clock(), log: silentLogger, startupFixture: () => parseFixture(fixture()), host: '127.0.0.1' });
+  app.reset();
 
   test(`the calendar holds ${DAYS + 1} events`, () => {
     assert.equal(memory.countEvents(EMAIL), DAYS + 1);

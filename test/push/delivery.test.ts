@@ -25,7 +25,7 @@ const FAST: Partial<DeliveryOptions> = { retryBaseMs: 20, timeoutMs: 1000 };
 
 async function setup(t: { after(fn: () => unknown): void }, options: Partial<DeliveryOptions> = FAST) {
   const store = await openStore(':memory:');
-  const app = new App({ store, clock: new Clock(), log: silentLogger, startupFixture: FIXTURE, host: '127.0.0.1' });
+  const app = new App({ store, clock: new Clock(), log: silentLogger, startupFixture: () => FIXTURE, host: '127.0.0.1' });
   app.loadFixture(FIXTURE);
   app.baseUrl = 'http://127.0.0.1:1';
   store.putConnection({ id: 'conn-1', clientId: 'client', userId: 'u1', scopes: [], offline: false, createdAt: app.clock.now() });
