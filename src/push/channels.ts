@@ -114,10 +114,6 @@ export function resourceIdFor(resource: ChannelResource): string {
   return sha256(key).slice(0, 27);
 }
 
-export function sameResource(a: ChannelResource, b: ChannelResource): boolean {
-  return a.kind === 'events' ? b.kind === 'events' && a.calendarId === b.calendarId : b.kind === 'calendarList' && a.userId === b.userId;
-}
-
 /** A channel delivers until its expiration, read on the service clock. */
 export function isLive(channel: ChannelRecord, now: number): boolean {
   return now < channel.expiration;

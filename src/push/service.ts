@@ -8,7 +8,7 @@
 
 import type { App } from '../app.ts';
 import type { ChannelResource } from '../store/store.ts';
-import { isLive, sameResource } from './channels.ts';
+import { isLive } from './channels.ts';
 import { DEFAULT_DELIVERY_OPTIONS, Notifier } from './delivery.ts';
 import type { DeliveryAttempt, DeliveryOptions } from './delivery.ts';
 
@@ -36,8 +36,9 @@ export function notifierOf(app: App): Notifier {
 // every live channel watching it.
 function notifyWatchers(app: App, notifier: Notifier, resource: ChannelResource): void {
   const now = app.clock.now();
-  for (const channel of app.store.listChannels()) {
-    if (sameResource(channel.resource, resource) && isLive(channel, now)) notifier.notify(channel.id, 'exists');
+  // An indexed lookup: every write calls this, and most resources have no channel.
+  for (const channel of app.store.listChannelsWatching(resource)) {
+    if (isLive(channel, now)) notifier.notify(channel.id, 'exists');
   }
 }
 

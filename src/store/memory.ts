@@ -2,7 +2,8 @@
 //
 // Isolation: records are copied on the way in and on the way out (copyRecord), so neither the
 // caller's later edits to an object it passed to put*, nor edits to an object a get*/list*
-// returned, can reach the stored state. This matches SQLite, where every read builds fresh
+// returned, can reach the stored state. (Frozen values are kept uncopied on the way in: they
+// cannot change; see storedJson.) This matches SQLite, where every read builds fresh
 // objects; the copy costs about what SQLite's JSON.parse of `data` costs.
 //
 // Atomicity: inside transaction(), every mutation pushes its inverse onto an undo log; when fn
@@ -24,6 +25,7 @@ import type {
   CalendarListEntryRecord,
   CalendarRecord,
   ChannelRecord,
+  ChannelResource,
   ClientRecord,
   ConnectionRecord,
   EventRecord,
@@ -33,7 +35,7 @@ import type {
   Store,
   UserRecord,
 } from './store.ts';
-import { isLongEvent, SHORT_EVENT_MAX_MS } from './sqlite.ts';
+import { hasDefaultICalUID, idOfDefaultICalUID, isLongEvent, SHORT_EVENT_MAX_MS } from './sqlite.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -45,7 +47,30 @@ function copyJson<T extends Json>(v: T): T {
   return out as T;
 }
 
-const copyEvent = (e: EventRecord): EventRecord => ({
+/** A frozen object or array whose values are all primitives: nobody can change it. */
+function isImmutable(v: JsonObject | Json[]): boolean {
+  if (!Object.isFrozen(v)) return false;
+  for (const k in v) {
+    const x = (v as JsonObject)[k];
+    if (typeof x === 'object' && x !== null) return false;
+  }
+  return true;
+}
+
+/**
+ * The copy a put keeps: like copyJson, but an immutable value (isImmutable) is kept as it is.
+ * Writers freeze the values many records share (an event's creator and organizer), so each
+ * stored event does not hold its own copy. Reads still copy everything.
+ */
+function storedJson<T extends Json>(v: T): T {
+  if (typeof v !== 'object' || v === null || isImmutable(v)) return v;
+  if (Array.isArray(v)) return v.map(storedJson) as T;
+  const out: JsonObject = {};
+  for (const k in v) out[k] = storedJson((v as JsonObject)[k] as Json);
+  return out as T;
+}
+
+const eventWithData = (e: EventRecord, data: JsonObject): EventRecord => ({
   calendarId: e.calendarId,
   id: e.id,
   seq: e.seq,
@@ -57,8 +82,9 @@ const copyEvent = (e: EventRecord): EventRecord => ({
   endMs: e.endMs,
   iCalUID: e.iCalUID,
   updatedMs: e.updatedMs,
-  data: copyJson(e.data),
+  data,
 });
+const copyEvent = (e: EventRecord): EventRecord => eventWithData(e, copyJson(e.data));
 const copyClient = (c: ClientRecord): ClientRecord => ({ ...c, redirectUris: [...c.redirectUris] });
 const copyUser = (u: UserRecord): UserRecord => ({ ...u });
 const copyCalendar = (c: CalendarRecord): CalendarRecord => ({ ...c, data: copyJson(c.data) });
@@ -71,6 +97,9 @@ const copyChannel = (c: ChannelRecord): ChannelRecord => ({ ...c, resource: { ..
 // UTF-16 code unit order; SQLite's BINARY collation orders UTF-8 bytes. The two agree except
 // between U+E000..U+FFFF and astral characters, which ids and calendar ids never contain.
 const compareStrings = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+const byCreation = (a: { createdAt: number; id: string }, b: { createdAt: number; id: string }): number =>
+  a.createdAt - b.createdAt || compareStrings(a.id, b.id);
+const resourceKey = (r: ChannelResource): string => (r.kind === 'events' ? r.calendarId : r.userId);
 const compareBySeq = (a: EventRecord, b: EventRecord): number => a.seq - b.seq || compareStrings(a.id, b.id);
 
 /**
@@ -184,6 +213,7 @@ class CalendarEvents {
   readonly byDay = new Map<number, Set<EventRecord>>();
   readonly long = new Set<EventRecord>();
   readonly exceptions = new MultiIndex<EventRecord>();
+  /** Events whose iCalUID is not the default one (those are found by id). */
   readonly byICalUID = new MultiIndex<EventRecord>();
 
   /** Inserts e, or replaces the record with e's id; returns the replaced record. */
@@ -213,7 +243,7 @@ class CalendarEvents {
       else bucket.add(e);
     }
     if (e.recurringEventId !== null) this.exceptions.add(e.recurringEventId, e);
-    this.byICalUID.add(e.iCalUID, e);
+    if (!hasDefaultICalUID(e)) this.byICalUID.add(e.iCalUID, e);
   }
 
   #unindex(e: EventRecord): void {
@@ -228,7 +258,7 @@ class CalendarEvents {
       }
     }
     if (e.recurringEventId !== null) this.exceptions.delete(e.recurringEventId, e);
-    this.byICalUID.delete(e.iCalUID, e);
+    if (!hasDefaultICalUID(e)) this.byICalUID.delete(e.iCalUID, e);
   }
 }
 
@@ -399,7 +429,7 @@ export class MemoryStore implements Store {
       cal = new CalendarEvents();
       this.#set(this.#ws.events, event.calendarId, cal);
     }
-    const stored = copyEvent(event);
+    const stored = eventWithData(event, storedJson(event.data));
     const prev = cal.put(stored);
     if (this.#depth > 0) {
       const c = cal;
@@ -448,7 +478,12 @@ export class MemoryStore implements Store {
     return found.sort((a, b) => compareStrings(a.id, b.id)).map(copyEvent);
   }
   listEventsByICalUID(calendarId: string, iCalUID: string): EventRecord[] {
-    const found = this.#ws.events.get(calendarId)?.byICalUID.get(iCalUID) ?? [];
+    const cal = this.#ws.events.get(calendarId);
+    if (cal === undefined) return [];
+    const found = cal.byICalUID.get(iCalUID);
+    const id = idOfDefaultICalUID(iCalUID);
+    const named = id === null ? undefined : cal.byId.get(id);
+    if (named !== undefined && named.iCalUID === iCalUID) found.push(named);
     return found.sort((a, b) => compareStrings(a.id, b.id)).map(copyEvent);
   }
   countEvents(calendarId: string): number {
@@ -463,9 +498,7 @@ export class MemoryStore implements Store {
     return c && copyConnection(c);
   }
   listConnections(): ConnectionRecord[] {
-    return [...this.#ws.connections.values()]
-      .sort((a, b) => a.createdAt - b.createdAt || compareStrings(a.id, b.id))
-      .map(copyConnection);
+    return [...this.#ws.connections.values()].sort(byCreation).map(copyConnection);
   }
   deleteConnection(id: string): void {
     this.transaction(() => {
@@ -537,8 +570,13 @@ export class MemoryStore implements Store {
     return c && copyChannel(c);
   }
   listChannels(): ChannelRecord[] {
+    return [...this.#ws.channels.values()].sort(byCreation).map(copyChannel);
+  }
+  listChannelsWatching(resource: ChannelResource): ChannelRecord[] {
+    const key = resourceKey(resource);
     return [...this.#ws.channels.values()]
-      .sort((a, b) => a.createdAt - b.createdAt || compareStrings(a.id, b.id))
+      .filter((c) => c.resource.kind === resource.kind && resourceKey(c.resource) === key)
+      .sort(byCreation)
       .map(copyChannel);
   }
   deleteChannel(id: string): void {

@@ -13,6 +13,15 @@
 //   type-checked, on a runtime that lacks it.
 //
 // Reserved meta keys: `schema_version` and `seq` (the counter behind nextSeq).
+//
+// nextSeq hands sequences out from memory: meta `seq` is a reservation, the highest sequence
+// this store may hand out before it writes a new one, and each reservation is written inside
+// the transaction that needs it. So at most one write in SEQ_RESERVATION pays for the meta
+// row, while a sequence in any committed row is always <= the committed reservation: after a
+// crash numbering resumes above everything committed, and after a rollback the next nextSeq
+// writes a fresh reservation. Gaps are allowed (the Store contract only asks for strictly
+// increasing). Another connection's commit (PRAGMA data_version) triggers a re-read, so a
+// second process on the same file still never makes the sequence go backwards.
 
 import type { DatabaseSync, StatementSync, SQLInputValue } from 'node:sqlite';
 import type {
@@ -40,6 +49,24 @@ export const SHORT_EVENT_MAX_MS = 7 * 24 * 60 * 60 * 1000;
 
 export function isLongEvent(e: Pick<EventRecord, 'recurring' | 'startMs' | 'endMs'>): boolean {
   return e.recurring || e.endMs - e.startMs > SHORT_EVENT_MAX_MS;
+}
+
+/**
+ * Events created without an iCalUID get `<id>@google.com` (event-write.ts). Both backends find
+ * those by id rather than through an iCalUID index: an index entry keyed by a random id costs
+ * every insert a write to a random index page (a WAL frame on SQLite, and later a checkpointed
+ * page), for a lookup the primary key answers as well.
+ */
+export const DEFAULT_ICAL_UID_SUFFIX = '@google.com';
+
+export function hasDefaultICalUID(e: Pick<EventRecord, 'id' | 'iCalUID'>): boolean {
+  const uid = e.iCalUID;
+  return uid.length === e.id.length + DEFAULT_ICAL_UID_SUFFIX.length && uid.startsWith(e.id) && uid.endsWith(DEFAULT_ICAL_UID_SUFFIX);
+}
+
+/** The id whose default iCalUID `iCalUID` is, or null when it is not of that form. */
+export function idOfDefaultICalUID(iCalUID: string): string | null {
+  return iCalUID.endsWith(DEFAULT_ICAL_UID_SUFFIX) ? iCalUID.slice(0, -DEFAULT_ICAL_UID_SUFFIX.length) : null;
 }
 
 /** Migration n (1-based) brings the schema from version n-1 to n. Append only; never edit. */
@@ -147,9 +174,18 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX channels_connection ON channels (connection_id);
   CREATE INDEX channels_resource ON channels (resource_kind, resource_key);
   `,
+  // 2: default iCalUIDs leave the iCalUID index (see DEFAULT_ICAL_UID_SUFFIX, which the
+  // literal here and in EVENT_QUERIES.byICalUID spell out).
+  `
+  DROP INDEX events_ical_uid;
+  CREATE INDEX events_ical_uid ON events (calendar_id, ical_uid) WHERE ical_uid <> id || '@google.com';
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Sequences reserved by one write of meta `seq` (see the header). */
+const SEQ_RESERVATION = 1000;
 
 export class SchemaVersionError extends Error {
   override name = 'SchemaVersionError';
@@ -179,8 +215,14 @@ export const EVENT_QUERIES = {
   // No ORDER BY here or below: it would tempt the planner into the primary key (which yields id
   // order) over the selective index. The few rows are sorted in JS instead.
   exceptions: `SELECT ${EVENT_COLUMNS} FROM events WHERE calendar_id = ? AND recurring_event_id = ?`,
-  // (calendarId, iCalUID)
-  byICalUID: `SELECT ${EVENT_COLUMNS} FROM events WHERE calendar_id = ? AND ical_uid = ?`,
+  // (calendarId, iCalUID, calendarId, idOfDefaultICalUID(iCalUID), iCalUID)
+  // The partial index holds the other iCalUIDs (its WHERE must be repeated for the planner to
+  // use it); a default one is the event of the id it names.
+  byICalUID: `
+    SELECT ${EVENT_COLUMNS} FROM events
+      WHERE calendar_id = ? AND ical_uid = ? AND ical_uid <> id || '@google.com'
+    UNION ALL
+    SELECT ${EVENT_COLUMNS} FROM events WHERE calendar_id = ? AND id = ? AND ical_uid = ?`,
   // (calendarId)
   count: 'SELECT count(*) AS n FROM events WHERE calendar_id = ?',
 } as const;
@@ -419,7 +461,12 @@ export class SqliteStore implements Store {
 
   readonly #getMeta: StatementSync;
   readonly #setMeta: StatementSync;
-  readonly #nextSeq: StatementSync;
+  readonly #dataVersion: StatementSync;
+  /** The last sequence handed out. */
+  #seq = 0;
+  /** The committed meta `seq`: nextSeq may hand out up to this without writing. */
+  #reserved = 0;
+  #dataVersionSeen = 0;
 
   readonly #clear: StatementSync[];
 
@@ -462,6 +509,7 @@ export class SqliteStore implements Store {
   readonly #putChannel: StatementSync;
   readonly #getChannel: StatementSync;
   readonly #listChannels: StatementSync;
+  readonly #listChannelsWatching: StatementSync;
   readonly #deleteChannel: StatementSync;
 
   /** Use openSqliteStore, which configures and migrates the database first. */
@@ -480,9 +528,7 @@ export class SqliteStore implements Store {
     this.#setMeta = p(
       'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
     );
-    this.#nextSeq = p(
-      "UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'seq' RETURNING CAST(value AS INTEGER) AS seq",
-    );
+    this.#dataVersion = p('PRAGMA data_version');
 
     this.#clear = [
       'clients',
@@ -598,7 +644,27 @@ export class SqliteStore implements Store {
     );
     this.#getChannel = p('SELECT * FROM channels WHERE id = ?');
     this.#listChannels = p('SELECT * FROM channels ORDER BY created_at, id');
+    this.#listChannelsWatching = p(
+      'SELECT * FROM channels WHERE resource_kind = ? AND resource_key = ? ORDER BY created_at, id',
+    );
     this.#deleteChannel = p('DELETE FROM channels WHERE id = ?');
+    this.#reloadSeq();
+  }
+
+  /**
+   * After a rollback: a reservation written in the rolled-back part is gone, so the next
+   * nextSeq writes a new one (above every sequence handed out) instead of trusting it.
+   */
+  #forgetReservation(): void {
+    this.#reserved = 0;
+  }
+
+  /** Takes the committed reservation as the new ceiling; the counter never goes down. */
+  #reloadSeq(): void {
+    const stored = Number(this.getMeta('seq'));
+    this.#seq = Math.max(this.#seq, stored);
+    this.#reserved = stored;
+    this.#dataVersionSeen = this.#dataVersion.get()?.['data_version'] as number;
   }
 
   transaction<T>(fn: () => T): T {
@@ -620,6 +686,7 @@ export class SqliteStore implements Store {
       } catch {
         // SQLite already rolled back on its own (some I/O errors do); the original error matters.
       }
+      this.#forgetReservation();
       throw err;
     }
     this.#depth--;
@@ -632,6 +699,7 @@ export class SqliteStore implements Store {
         } catch {
           // nothing left to roll back
         }
+        this.#forgetReservation();
         throw err;
       }
     } else {
@@ -645,6 +713,13 @@ export class SqliteStore implements Store {
     this.#closed = true;
     // Fold the WAL back into the main file so the database is a single file at rest.
     try {
+      // Give back the unused reservation, so a clean restart numbers on without a gap (unless
+      // another connection has moved it meanwhile).
+      if (this.#depth === 0 && this.#seq < this.#reserved) {
+        this.#db
+          .prepare("UPDATE meta SET value = ? WHERE key = 'seq' AND value = ?")
+          .run(String(this.#seq), String(this.#reserved));
+      }
       this.#db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
     } finally {
       this.#db.close();
@@ -659,8 +734,14 @@ export class SqliteStore implements Store {
     this.#setMeta.run(key, value);
   }
   nextSeq(): number {
-    const row = this.#nextSeq.get();
-    return row?.['seq'] as number;
+    // Another connection committed since we last looked: it may have moved the reservation.
+    if (this.#dataVersion.get()?.['data_version'] !== this.#dataVersionSeen) this.#reloadSeq();
+    const seq = ++this.#seq;
+    if (seq > this.#reserved) {
+      this.#setMeta.run('seq', String(seq + SEQ_RESERVATION - 1));
+      this.#reserved = seq + SEQ_RESERVATION - 1;
+    }
+    return seq;
   }
 
   clearWorkspace(): void {
@@ -753,7 +834,8 @@ export class SqliteStore implements Store {
     return rowsAs<EventRow>(this.#exceptions.all(calendarId, recurringEventId)).map(toEvent).sort(byId);
   }
   listEventsByICalUID(calendarId: string, iCalUID: string): EventRecord[] {
-    return rowsAs<EventRow>(this.#byICalUID.all(calendarId, iCalUID)).map(toEvent).sort(byId);
+    const args: SQLInputValue[] = [calendarId, iCalUID, calendarId, idOfDefaultICalUID(iCalUID), iCalUID];
+    return rowsAs<EventRow>(this.#byICalUID.all(...args)).map(toEvent).sort(byId);
   }
   countEvents(calendarId: string): number {
     return this.#count.get(calendarId)?.['n'] as number;
@@ -791,8 +873,7 @@ export class SqliteStore implements Store {
   }
 
   putChannel(c: ChannelRecord): void {
-    const [kind, key] =
-      c.resource.kind === 'events' ? ['events', c.resource.calendarId] : ['calendarList', c.resource.userId];
+    const [kind, key] = resourceColumns(c.resource);
     this.#putChannel.run(
       c.id,
       c.resourceId,
@@ -814,9 +895,17 @@ export class SqliteStore implements Store {
   listChannels(): ChannelRecord[] {
     return rowsAs<ChannelRow>(this.#listChannels.all()).map(toChannel);
   }
+  listChannelsWatching(resource: ChannelResource): ChannelRecord[] {
+    return rowsAs<ChannelRow>(this.#listChannelsWatching.all(...resourceColumns(resource))).map(toChannel);
+  }
   deleteChannel(id: string): void {
     this.#deleteChannel.run(id);
   }
+}
+
+/** The (resource_kind, resource_key) columns of a channel's resource. */
+function resourceColumns(r: ChannelResource): [string, string] {
+  return r.kind === 'events' ? ['events', r.calendarId] : ['calendarList', r.userId];
 }
 
 function isThenable(v: unknown): boolean {

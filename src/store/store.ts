@@ -191,5 +191,7 @@ export interface Store {
   putChannel(channel: ChannelRecord): void;
   getChannel(id: string): ChannelRecord | undefined;
   listChannels(): ChannelRecord[];
+  /** The channels watching one resource (expired ones included), ordered like listChannels. */
+  listChannelsWatching(resource: ChannelResource): ChannelRecord[];
   deleteChannel(id: string): void;
 }

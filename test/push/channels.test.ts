@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { GoogleApiError } from '../../src/api/google-error.ts';
-import { effectiveExpiration, isLive, parseWatchRequest, resourceIdFor, sameResource } from '../../src/push/channels.ts';
+import { effectiveExpiration, isLive, parseWatchRequest, resourceIdFor } from '../../src/push/channels.ts';
 import type { ChannelRecord } from '../../src/store/store.ts';
 
 const NOW = Date.UTC(2026, 9, 19, 0, 0, 0);
@@ -63,14 +63,7 @@ describe('resourceIdFor', () => {
   });
 });
 
-describe('sameResource and isLive', () => {
-  it('compare collections by kind and key', () => {
-    assert.equal(sameResource({ kind: 'events', calendarId: 'a' }, { kind: 'events', calendarId: 'a' }), true);
-    assert.equal(sameResource({ kind: 'events', calendarId: 'a' }, { kind: 'events', calendarId: 'b' }), false);
-    assert.equal(sameResource({ kind: 'events', calendarId: 'a' }, { kind: 'calendarList', userId: 'a' }), false);
-    assert.equal(sameResource({ kind: 'calendarList', userId: 'a' }, { kind: 'calendarList', userId: 'a' }), true);
-    assert.equal(sameResource({ kind: 'calendarList', userId: 'a' }, { kind: 'events', calendarId: 'a' }), false);
-  });
+describe('isLive', () => {
   it('a channel is live strictly before its expiration', () => {
     const channel = { expiration: NOW } as ChannelRecord;
     assert.equal(isLive(channel, NOW - 1), true);

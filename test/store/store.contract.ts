@@ -338,6 +338,32 @@ export function storeContract(name: string, open: () => Promise<Store> | Store, 
           assert.deepEqual(ids(s.listEventsByICalUID('c', 'u1')), ['a']);
           assert.deepEqual(ids(s.listEventsByICalUID('c', 'u2')), ['b', 'x']);
         }));
+
+      it('finds default iCalUIDs (<id>@google.com) too, with the events that share them', () =>
+        withStore((s) => {
+          s.putEvent(event('c', 'abcde', { iCalUID: 'abcde@google.com' }));
+          // Another event may carry that iCalUID as its own (an exception, an import).
+          s.putEvent(event('c', 'zzzzz', { iCalUID: 'abcde@google.com' }));
+          s.putEvent(event('c', 'other', { iCalUID: 'other@google.com' }));
+          s.putEvent(event('d', 'abcde', { iCalUID: 'abcde@google.com' }));
+          assert.deepEqual(ids(s.listEventsByICalUID('c', 'abcde@google.com')), ['abcde', 'zzzzz']);
+          assert.deepEqual(s.listEventsByICalUID('c', 'abcde@google.com')[0], event('c', 'abcde', { iCalUID: 'abcde@google.com' }));
+          assert.deepEqual(ids(s.listEventsByICalUID('d', 'abcde@google.com')), ['abcde']);
+          assert.deepEqual(s.listEventsByICalUID('c', 'nobody@google.com'), []);
+          assert.deepEqual(s.listEventsByICalUID('c', '@google.com'), []);
+          assert.deepEqual(s.listEventsByICalUID('x', 'abcde@google.com'), []);
+          // The id alone is not enough: its event must carry the default iCalUID.
+          s.putEvent(event('c', 'other', { iCalUID: 'custom' }));
+          assert.deepEqual(s.listEventsByICalUID('c', 'other@google.com'), []);
+          assert.deepEqual(ids(s.listEventsByICalUID('c', 'custom')), ['other']);
+          // Changing to and from the default form moves the event between the two lookups.
+          s.putEvent(event('c', 'zzzzz', { iCalUID: 'zzzzz@google.com' }));
+          assert.deepEqual(ids(s.listEventsByICalUID('c', 'abcde@google.com')), ['abcde']);
+          assert.deepEqual(ids(s.listEventsByICalUID('c', 'zzzzz@google.com')), ['zzzzz']);
+          s.putEvent(event('c', 'abcde', { iCalUID: 'u9' }));
+          assert.deepEqual(s.listEventsByICalUID('c', 'abcde@google.com'), []);
+          assert.deepEqual(ids(s.listEventsByICalUID('c', 'u9')), ['abcde']);
+        }));
     });
 
     describe('listEventsOverlapping', () => {
@@ -486,6 +512,21 @@ export function storeContract(name: string, open: () => Promise<Store> | Store, 
           s.deleteChannel('ch-missing');
           assert.equal(s.getChannel('ch-a'), undefined);
           assert.deepEqual(s.listChannels(), [b]);
+        }));
+
+      it('lists the channels watching one resource, by kind and key, in creation order', () =>
+        withStore((s) => {
+          s.putChannel(channel('late', 'k1', { createdAt: T0 + 2, resource: { kind: 'events', calendarId: 'cal' } }));
+          s.putChannel(channel('early', 'k2', { createdAt: T0 + 1, resource: { kind: 'events', calendarId: 'cal' } }));
+          s.putChannel(channel('other-cal', 'k1', { resource: { kind: 'events', calendarId: 'cal2' } }));
+          s.putChannel(channel('same-key-list', 'k1', { resource: { kind: 'calendarList', userId: 'cal' } }));
+          assert.deepEqual(s.listChannelsWatching({ kind: 'events', calendarId: 'cal' }).map((c) => c.id), ['early', 'late']);
+          assert.deepEqual(s.listChannelsWatching({ kind: 'calendarList', userId: 'cal' }).map((c) => c.id), ['same-key-list']);
+          assert.deepEqual(s.listChannelsWatching({ kind: 'calendarList', userId: 'nobody' }), []);
+          const [first] = s.listChannelsWatching({ kind: 'events', calendarId: 'cal2' });
+          assert.deepEqual(first, s.getChannel('other-cal'));
+          s.deleteChannel('early');
+          assert.deepEqual(s.listChannelsWatching({ kind: 'events', calendarId: 'cal' }).map((c) => c.id), ['late']);
         }));
 
       it('deleteConnection removes its tokens and channels and nothing else', () =>

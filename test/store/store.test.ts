@@ -87,6 +87,23 @@ function fillCalendar(s: Store, background: number): string[] {
 const ids = (events: EventRecord[]): string[] => events.map((e) => e.id).sort();
 
 describe('memory store', () => {
+  it('keeps frozen flat values uncopied, still copies anything that could change, and reads copies', () => {
+    const s = new MemoryStore();
+    const creator = Object.freeze({ email: 'a@example.test', displayName: 'A', self: true });
+    const inner = { summary: 'before' };
+    const shallow = Object.freeze({ inner });
+    s.putEvent(event('c', 'e', { data: { creator, shallow } }));
+    // A frozen object with a mutable child was copied: editing the child does not reach the store.
+    inner.summary = 'after';
+    const read = s.getEvent('c', 'e');
+    assert.deepEqual(read?.data, { creator: { email: 'a@example.test', displayName: 'A', self: true }, shallow: { inner: { summary: 'before' } } });
+    // Reads hand out mutable copies, never the shared frozen value.
+    assert.notEqual(read?.data.creator, creator);
+    assert.equal(Object.isFrozen(read?.data.creator), false);
+    (read?.data.creator as { email: string }).email = 'changed';
+    assert.equal((s.getEvent('c', 'e')?.data.creator as { email: string }).email, 'a@example.test');
+  });
+
   it('listEventsOverlapping looks at the same few events for 1,000 and 50,000 in the calendar', () => {
     const examined: number[] = [];
     for (const background of [1_000, 50_000]) {
@@ -125,6 +142,37 @@ describe('sqlite store', sqliteSkip, () => {
     }
   });
 
+  it('upgrades a version 1 database: default iCalUIDs leave the iCalUID index, lookups stay the same', () => {
+    const path = tempDb();
+    const s = openSqlite(path);
+    s.putEvent(event('c', 'abcde', { iCalUID: 'abcde@google.com' }));
+    s.putEvent(event('c', 'other', { iCalUID: 'custom' }));
+    s.close();
+    // Back to the version 1 schema: the iCalUID index over every event.
+    const v1 = new sqlite!.DatabaseSync(path);
+    v1.exec(`DROP INDEX events_ical_uid; CREATE INDEX events_ical_uid ON events (calendar_id, ical_uid);
+      UPDATE meta SET value = '1' WHERE key = 'schema_version'`);
+    v1.close();
+    const again = openSqlite(path);
+    try {
+      assert.equal(SCHEMA_VERSION, 2);
+      assert.equal(again.getMeta('schema_version'), '2');
+      assert.deepEqual(ids(again.listEventsByICalUID('c', 'abcde@google.com')), ['abcde']);
+      assert.deepEqual(ids(again.listEventsByICalUID('c', 'custom')), ['other']);
+    } finally {
+      again.close();
+    }
+    const check = new sqlite!.DatabaseSync(path);
+    try {
+      const sql = String(check.prepare("SELECT sql FROM sqlite_master WHERE name = 'events_ical_uid'").get()?.['sql']);
+      assert.match(sql, /WHERE ical_uid <> id \|\| '@google\.com'$/);
+      // Only the event with its own iCalUID has an entry.
+      assert.equal(check.prepare('SELECT count(*) AS n FROM events INDEXED BY events_ical_uid WHERE ical_uid <> id || \'@google.com\'').get()?.['n'], 1);
+    } finally {
+      check.close();
+    }
+  });
+
   it('refuses a database written by a newer schema version', () => {
     const path = tempDb();
     const db = new sqlite!.DatabaseSync(path);
@@ -143,6 +191,78 @@ describe('sqlite store', sqliteSkip, () => {
     } finally {
       check.close();
     }
+  });
+
+  describe('the change sequence', () => {
+    // A connection left open without close() stands for a killed process: its commits are in
+    // the WAL, and nothing it held only in memory reaches the next opener.
+    it('never goes below a committed sequence after a crash', () => {
+      const path = tempDb();
+      const crashed = openSqlite(path);
+      const seq = crashed.nextSeq();
+      crashed.putEvent(event('c', 'e', { seq }));
+      const next = openSqlite(path);
+      try {
+        assert.ok(next.nextSeq() > seq);
+      } finally {
+        next.close();
+        crashed.close();
+      }
+    });
+
+    it('writes a fresh reservation after a transaction rolls back, outer or nested', () => {
+      const path = tempDb();
+      const crashed = openSqlite(path);
+      assert.throws(() => crashed.transaction(() => {
+        crashed.nextSeq();
+        throw new Error('refused');
+      }), /refused/);
+      const afterOuter = crashed.nextSeq();
+      crashed.putEvent(event('c', 'outer', { seq: afterOuter }));
+      let afterNested = 0;
+      crashed.transaction(() => {
+        assert.throws(() => crashed.transaction(() => {
+          // Past the current reservation, so this nested part writes the next one.
+          for (let i = 0; i < 1_100; i++) crashed.nextSeq();
+          throw new Error('refused');
+        }), /refused/);
+        afterNested = crashed.nextSeq();
+        crashed.putEvent(event('c', 'nested', { seq: afterNested }));
+      });
+      assert.ok(afterNested > afterOuter);
+      const next = openSqlite(path);
+      try {
+        assert.ok(next.nextSeq() > afterNested);
+      } finally {
+        next.close();
+        crashed.close();
+      }
+    });
+
+    it('stays increasing in commit order with two connections on one file', () => {
+      const path = tempDb();
+      const a = openSqlite(path);
+      const b = openSqlite(path);
+      try {
+        const a1 = a.nextSeq();
+        const b1 = b.nextSeq();
+        assert.ok(b1 > a1);
+        assert.ok(a.nextSeq() > b1);
+      } finally {
+        a.close();
+        b.close();
+      }
+    });
+
+    it('continues without a gap after a clean close', () => {
+      const path = tempDb();
+      let s = openSqlite(path);
+      const last = s.transaction(() => s.nextSeq() && s.nextSeq());
+      s.close();
+      s = openSqlite(path);
+      assert.equal(s.nextSeq(), last + 1);
+      s.close();
+    });
   });
 
   it('keeps every acknowledged write when the writing process is killed', { timeout: 60_000 }, async () => {
@@ -212,6 +332,7 @@ describe('sqlite store', sqliteSkip, () => {
       uses('changedSince', 'events_seq');
       uses('exceptions', 'events_exceptions');
       uses('byICalUID', 'events_ical_uid');
+      uses('byICalUID', 'sqlite_autoindex_events_1');
       assert.match((plans['count'] ?? []).join(' | '), /^SEARCH events USING COVERING INDEX /);
     } finally {
       db.close();
