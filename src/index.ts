@@ -65,12 +65,7 @@ export async function start(startOptions: StartOptions = {}): Promise<RunningSer
   startPush(app);
   try {
     // The startup fixture seeds only a new database (or a :memory: session): an existing file keeps its data.
-    if (store.getMeta(SEEDED) === undefined) {
-      store.transaction(() => {
-        app.loadFixture(fixture);
-        store.setMeta(SEEDED, new Date(clock.now()).toISOString());
-      });
-    }
+    seedNewWorkspace(app, fixture);
   } catch (error) {
     store.close();
     throw error;
@@ -99,4 +94,14 @@ export async function start(startOptions: StartOptions = {}): Promise<RunningSer
       return closing;
     },
   };
+}
+
+// A module-level function on purpose: a closure inside start() would keep the parsed fixture
+// (every event of it) alive for as long as the service runs.
+function seedNewWorkspace(app: App, fixture: Fixture): void {
+  if (app.store.getMeta(SEEDED) !== undefined) return;
+  app.store.transaction(() => {
+    app.loadFixture(fixture);
+    app.store.setMeta(SEEDED, new Date(app.clock.now()).toISOString());
+  });
 }

@@ -18,10 +18,18 @@ export const PRIMARY_ALIAS = 'primary';
 export function resolveOwnedCalendar(call: CalendarCall, calendarId: string): CalendarRecord {
   const { store } = call.app;
   const user = call.auth.user;
-  const calendar =
-    calendarId === PRIMARY_ALIAS ? store.listCalendarsByOwner(user.id).find((c) => c.primary) : store.getCalendar(calendarId);
+  const calendar = calendarId === PRIMARY_ALIAS ? primaryOf(call) : store.getCalendar(calendarId);
   if (!calendar || calendar.ownerId !== user.id) throw googleErrors.notFound();
   return calendar;
+}
+
+/** The caller's primary calendar: its id is the owner's e-mail (fixtures.ts), so one lookup usually finds it. */
+function primaryOf(call: CalendarCall): CalendarRecord | undefined {
+  const { store } = call.app;
+  const user = call.auth.user;
+  const byEmail = store.getCalendar(user.email);
+  if (byEmail?.primary === true && byEmail.ownerId === user.id) return byEmail;
+  return store.listCalendarsByOwner(user.id).find((c) => c.primary);
 }
 
 /** A calendar field kept in `data` as a string, or undefined (absent optional fields are omitted). */

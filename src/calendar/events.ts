@@ -27,8 +27,8 @@ import { resolveOwnedCalendar, calendarText } from './calendars.ts';
 import { checkIfMatch, etagFor } from './etag.ts';
 import { EventInputError, createEventRecord, deleteEvent, eventInputToGoogle, findTarget, writeEvent } from './event-write.ts';
 import type { EventTarget, WriteContext, WriteMode } from './event-write.ts';
-import { renderEvent, renderInstance, renderOccurrence, renderTombstone } from './event-resource.ts';
-import type { RenderContext } from './event-resource.ts';
+import { eventText, instanceText, occurrenceText, renderEvent, renderTombstone, textContext } from './event-resource.ts';
+import type { RenderContext, TextContext } from './event-resource.ts';
 import {
   ExpansionLimitError,
   TIME_MAX,
@@ -44,7 +44,7 @@ import {
 import type { Occurrence } from './occurrences.ts';
 import { makePageToken, makeSyncToken, readPageToken, readSyncToken } from './paging.ts';
 import { booleanParam, enumParam, integerParam, pageSizeParam, repeatedParam, stringParam, timeZoneParam, timestampParam } from './params.ts';
-import { noContent, respond } from './respond.ts';
+import { noContent, respond, respondText } from './respond.ts';
 import { sha256 } from '../oauth/hash.ts';
 
 const PAGE = { default: 250, max: 2500 } as const;
@@ -94,10 +94,11 @@ function targetEtag(target: EventTarget): string {
   return etagFor(target.kind === 'record' ? target.record.seq : target.master.seq);
 }
 
-function renderTarget(target: EventTarget, ctx: RenderContext): JsonObject {
-  if (target.kind === 'record') return renderEvent(target.record, ctx);
-  const times = occurrenceTimes(target.series, target.key, ctx.calendar.timeZone);
-  return renderInstance(target.master, target.series, target.key, target.id, times, target.master.status === 'cancelled', ctx);
+/** The wire Event a target names, as UTF-8 JSON. */
+function targetText(target: EventTarget, tc: TextContext): Buffer {
+  if (target.kind === 'record') return eventText(target.record, tc);
+  const times = occurrenceTimes(target.series, target.key, tc.ctx.calendar.timeZone);
+  return instanceText(target.master, target.series, target.key, target.id, times, target.master.status === 'cancelled', tc);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -107,7 +108,8 @@ const get: CalendarHandler = (call) => {
   const calendar = calendarOf(call);
   const ctx = renderContext(call, calendar);
   // events.get always returns cancelled events too (METHODS.md §2.10).
-  return respond(call, renderTarget(targetOf(call, calendar), ctx));
+  const target = targetOf(call, calendar);
+  return respondText(call, targetEtag(target), targetText(target, textContext(call.app, ctx)));
 };
 
 const insert: CalendarHandler = (call) => {
@@ -243,16 +245,17 @@ function defaultReminders(call: CalendarCall, calendar: CalendarRecord): Json {
   return Array.isArray(reminders) ? reminders : [];
 }
 
-/** The Events envelope (METHODS.md §3.7, BEHAVIOUR.md §2.4). */
-function envelope(
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from(']}');
+
+/** The Events envelope (METHODS.md §3.7, BEHAVIOUR.md §2.4) around items already serialised. */
+function respondEnvelope(
   call: CalendarCall,
   calendar: CalendarRecord,
-  page: { items: JsonObject[]; watermark: number; updatedMs: number; next: { pageToken: string } | { syncToken: string } | undefined },
-): JsonObject {
-  const out: JsonObject = {
-    kind: 'calendar#events',
-    etag: etagFor(Math.max(page.watermark, calendar.seq)),
-  };
+  page: { items: Buffer[]; watermark: number; updatedMs: number; next: { pageToken: string } | { syncToken: string } | undefined },
+): Result {
+  const etag = etagFor(Math.max(page.watermark, calendar.seq));
+  const out: JsonObject = { kind: 'calendar#events', etag };
   const summary = calendarText(calendar, 'summary');
   if (summary !== undefined) out.summary = summary;
   const description = calendarText(calendar, 'description');
@@ -265,8 +268,15 @@ function envelope(
     if ('pageToken' in page.next) out.nextPageToken = page.next.pageToken;
     else out.nextSyncToken = page.next.syncToken;
   }
-  out.items = page.items;
-  return out;
+  // `items` last, spliced in as bytes: the envelope object is never empty, so it ends in `}`.
+  const head = JSON.stringify(out);
+  const parts: Buffer[] = [Buffer.from(`${head.slice(0, -1)},"items":[`, 'utf8')];
+  for (const item of page.items) {
+    if (parts.length > 1) parts.push(COMMA);
+    parts.push(item);
+  }
+  parts.push(CLOSE);
+  return respondText(call, etag, Buffer.concat(parts));
 }
 
 function cursorNumber(cursor: JsonObject | undefined, key: string): number | undefined {
@@ -289,6 +299,7 @@ interface ListState {
   call: CalendarCall;
   calendar: CalendarRecord;
   ctx: RenderContext;
+  text: TextContext;
   size: number;
   showDeleted: boolean;
   accept: (record: EventRecord) => boolean;
@@ -297,7 +308,8 @@ interface ListState {
 }
 
 interface Page {
-  items: JsonObject[];
+  /** Rendered events, as UTF-8 JSON. */
+  items: Buffer[];
   watermark: number;
   updatedMs: number;
   /** The cursor of the next page; undefined on the last page. */
@@ -331,7 +343,7 @@ const list: CalendarHandler = (call) => {
   const fingerprint = queryFingerprint(call, calendar);
   const pageTokenText = stringParam(query, 'pageToken');
   const cursor = pageTokenText === undefined ? undefined : readPageToken(call.app, fingerprint, pageTokenText);
-  const state: ListState = { call, calendar, ctx, size, showDeleted: showDeletedParam ?? false, accept, fingerprint, cursor };
+  const state: ListState = { call, calendar, ctx, text: textContext(call.app, ctx), size, showDeleted: showDeletedParam ?? false, accept, fingerprint, cursor };
   // updatedMin, like a sync token, always brings deletions (METHODS.md §4.2).
   const incremental = sinceSeq !== undefined || query.has('updatedMin');
 
@@ -347,21 +359,24 @@ const list: CalendarHandler = (call) => {
     page.nextCursor !== undefined
       ? { pageToken: makePageToken(call.app, fingerprint, page.nextCursor) }
       : { syncToken: makeSyncToken(call.app, collection, page.watermark) };
-  return respond(call, envelope(call, calendar, { ...page, next }));
+  return respondEnvelope(call, calendar, { ...page, next });
 };
+
+function tombstoneText(record: EventRecord, ctx: RenderContext): Buffer {
+  return Buffer.from(JSON.stringify(renderTombstone(record, ctx)), 'utf8');
+}
 
 /**
  * Whether a cancelled record is listed, and how: deletions appear with showDeleted (in full) and
  * in incremental results (as tombstones); a cancelled exception of a live series appears even
  * without showDeleted when series are not expanded (METHODS.md §4.2).
  */
-function renderListed(state: ListState, record: EventRecord, incremental: boolean, expanded: boolean): JsonObject | undefined {
-  if (record.status !== 'cancelled') return renderEvent(record, state.ctx);
-  if (state.showDeleted) return renderEvent(record, state.ctx);
-  if (incremental) return renderTombstone(record, state.ctx);
+function renderListed(state: ListState, record: EventRecord, incremental: boolean, expanded: boolean): Buffer | undefined {
+  if (record.status !== 'cancelled' || state.showDeleted) return eventText(record, state.text);
+  if (incremental) return tombstoneText(record, state.ctx);
   if (!expanded && record.recurringEventId !== null) {
     const master = state.call.app.store.getEvent(state.calendar.id, record.recurringEventId);
-    if (master && master.status !== 'cancelled') return renderTombstone(record, state.ctx);
+    if (master && master.status !== 'cancelled') return tombstoneText(record, state.ctx);
   }
   return undefined;
 }
@@ -370,7 +385,7 @@ function renderListed(state: ListState, record: EventRecord, incremental: boolea
 function changesPage(state: ListState, sinceSeq: number, incremental: boolean): Page {
   const { store } = state.call.app;
   let after = cursorNumber(state.cursor, 's') ?? sinceSeq;
-  const items: JsonObject[] = [];
+  const items: Buffer[] = [];
   let examined = 0;
   let updatedMs = 0;
   for (;;) {
@@ -406,7 +421,7 @@ function windowPage(state: ListState, window: Window, incremental: boolean): Pag
   const key = (r: EventRecord): string => (byUpdated ? String(r.seq).padStart(16, '0') : r.id);
   records.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
   const afterKey = cursorString(state.cursor, 'k');
-  const items: JsonObject[] = [];
+  const items: Buffer[] = [];
   let updatedMs = 0;
   let lastKey: string | undefined;
   for (const record of records) {
@@ -422,12 +437,12 @@ function windowPage(state: ListState, window: Window, incremental: boolean): Pag
   return { items, watermark, updatedMs: updatedMs || state.call.app.clock.now(), nextCursor: undefined };
 }
 
-function occurrenceAccepted(state: ListState, o: Occurrence, incremental: boolean): JsonObject | undefined {
+function occurrenceAccepted(state: ListState, o: Occurrence, incremental: boolean): Buffer | undefined {
   if (occurrenceCancelled(o) && !state.showDeleted) {
     if (!incremental) return undefined;
-    return o.kind === 'single' ? renderTombstone(o.record, state.ctx) : renderOccurrence(o, state.ctx);
+    if (o.kind === 'single') return tombstoneText(o.record, state.ctx);
   }
-  return renderOccurrence(o, state.ctx);
+  return occurrenceText(o, state.text);
 }
 
 /** singleEvents=true: singles and instances over the window, by start then id. */
@@ -442,7 +457,7 @@ function singleEventsPage(state: ListState, window: Window, incremental: boolean
   });
   const watermark = cursorNumber(state.cursor, 'w') ?? expanded.watermark;
   const page = expanded.occurrences.slice(0, state.size);
-  const items = page.map((o) => occurrenceAccepted(state, o, incremental)).filter((item): item is JsonObject => item !== undefined);
+  const items = page.map((o) => occurrenceAccepted(state, o, incremental)).filter((item): item is Buffer => item !== undefined);
   const updatedMs = page.reduce((max, o) => Math.max(max, occurrenceRecord(o).updatedMs), 0) || state.call.app.clock.now();
   const last = page[page.length - 1];
   const more = expanded.occurrences.length > state.size && last !== undefined;
@@ -471,7 +486,7 @@ function singleEventsByUpdated(state: ListState, window: Window, incremental: bo
   const offset = cursorNumber(state.cursor, 'n') ?? 0;
   const watermark = cursorNumber(state.cursor, 'w') ?? expanded.watermark;
   const slice = all.slice(offset, offset + state.size);
-  const items = slice.map(({ o }) => occurrenceAccepted(state, o, incremental)).filter((item): item is JsonObject => item !== undefined);
+  const items = slice.map(({ o }) => occurrenceAccepted(state, o, incremental)).filter((item): item is Buffer => item !== undefined);
   const updatedMs = slice.reduce((max, { o }) => Math.max(max, occurrenceRecord(o).updatedMs), 0) || state.call.app.clock.now();
   const more = offset + state.size < all.length;
   return { items, watermark, updatedMs, nextCursor: more ? { n: offset + state.size, w: watermark } : undefined };
@@ -506,24 +521,25 @@ const instances: CalendarHandler = (call) => {
   const cursor = pageTokenText === undefined ? undefined : readPageToken(call.app, fingerprint, pageTokenText);
   const master = call.app.store.getEvent(calendar.id, call.params.eventId as string);
   if (!master) throw googleErrors.notFound();
-  const finish = (items: JsonObject[], nextCursor: JsonObject | undefined, updatedMs: number): Result =>
-    respond(call, envelope(call, calendar, {
+  const tc = textContext(call.app, ctx);
+  const finish = (items: Buffer[], nextCursor: JsonObject | undefined, updatedMs: number): Result =>
+    respondEnvelope(call, calendar, {
       items,
       watermark: master.seq,
       updatedMs,
       next: nextCursor === undefined ? undefined : { pageToken: makePageToken(call.app, fingerprint, nextCursor) },
-    }));
+    });
   if (!master.recurring) {
     // A non-recurring event is its own only instance (a documented choice; Google's answer for
     // this case is unconfirmed).
     const listed = (showDeleted || master.status !== 'cancelled') && master.startMs < window.to && master.endMs >= window.from;
-    return finish(listed && master.recurringEventId === null ? [renderEvent(master, ctx)] : [], undefined, master.updatedMs);
+    return finish(listed && master.recurringEventId === null ? [eventText(master, tc)] : [], undefined, master.updatedMs);
   }
   if (originalStart !== undefined) {
     const target = findTarget(call.app.store, calendar, instanceIdFor(master, calendar, originalStart));
     if (target === undefined) return finish([], undefined, master.updatedMs);
-    const item = renderTarget(target, ctx);
-    return finish(showDeleted || item.status !== 'cancelled' ? [item] : [], undefined, master.updatedMs);
+    const status = target.kind === 'record' ? target.record.status : target.master.status;
+    return finish(showDeleted || status !== 'cancelled' ? [targetText(target, tc)] : [], undefined, master.updatedMs);
   }
   const start = cursorNumber(cursor, 't');
   const id = cursorString(cursor, 'i');
@@ -538,7 +554,7 @@ const instances: CalendarHandler = (call) => {
   const last = page[page.length - 1];
   const more = expanded.occurrences.length > size && last !== undefined;
   return finish(
-    page.map((o) => renderOccurrence(o, ctx)),
+    page.map((o) => occurrenceText(o, tc)),
     more ? { t: last.start, i: occurrenceId(last) } : undefined,
     page.reduce((max, o) => Math.max(max, occurrenceRecord(o).updatedMs), master.updatedMs),
   );

@@ -85,40 +85,46 @@ export function recurrenceLines(data: JsonObject): string[] {
   return Array.isArray(value) ? value.filter((line): line is string => typeof line === 'string') : [];
 }
 
-// Series objects are cached per stored record version: expand.ts caches its compiled rules per
-// Series object, so reusing one keeps repeated expansions of a series cheap within a request.
-const seriesCache = new WeakMap<JsonObject, Series | null>();
+// Series objects are cached by what defines them (the rule lines, start, end and the calendar's
+// zone), not by record: stores hand out fresh copies on every read, and expand.ts caches its
+// compiled rules per Series object, so reusing one keeps a series cheap across requests. Values
+// are fully determined by the key (and never mutated); the map is bounded by starting over when full.
+const SERIES_CACHE_LIMIT = 4096;
+const seriesCache = new Map<string, Series>();
+
+function seriesKey(data: JsonObject, lines: readonly string[], calendarZone: string): string {
+  return JSON.stringify([calendarZone, data.start ?? null, data.end ?? null, lines]);
+}
 
 /**
  * The recurrence series of a master's data, or undefined for a non-recurring event. Timed series
  * expand in `start.timeZone` (required for recurring events, enforced on write).
  */
 export function seriesOf(data: JsonObject, calendarZone: string): Series | undefined {
-  const cached = seriesCache.get(data);
-  if (cached !== undefined) return cached ?? undefined;
   const lines = recurrenceLines(data);
-  let series: Series | null = null;
-  if (lines.length > 0) {
-    const times = eventTimes(data, calendarZone);
-    if (times.kind === 'date') {
-      series = {
-        kind: 'date',
-        startDate: times.startDate,
-        durationDays: daysBetween(times.startDate, times.endDate),
-        recurrence: parseRecurrence(lines, { allDay: true }),
-      };
-    } else {
-      series = {
-        kind: 'dateTime',
-        start: times.start,
-        durationMs: times.end - times.start,
-        timeZone: times.timeZone ?? calendarZone,
-        recurrence: parseRecurrence(lines, { allDay: false }),
-      };
-    }
-  }
-  seriesCache.set(data, series);
-  return series ?? undefined;
+  if (lines.length === 0) return undefined;
+  const key = seriesKey(data, lines, calendarZone);
+  const cached = seriesCache.get(key);
+  if (cached !== undefined) return cached;
+  const times = eventTimes(data, calendarZone);
+  const series: Series =
+    times.kind === 'date'
+      ? {
+          kind: 'date',
+          startDate: times.startDate,
+          durationDays: daysBetween(times.startDate, times.endDate),
+          recurrence: parseRecurrence(lines, { allDay: true }),
+        }
+      : {
+          kind: 'dateTime',
+          start: times.start,
+          durationMs: times.end - times.start,
+          timeZone: times.timeZone ?? calendarZone,
+          recurrence: parseRecurrence(lines, { allDay: false }),
+        };
+  if (seriesCache.size >= SERIES_CACHE_LIMIT) seriesCache.clear();
+  seriesCache.set(key, series);
+  return series;
 }
 
 /**
@@ -275,7 +281,25 @@ export function expandWindow(
       if (isAfter({ start: o.start, id: record.id })) out.push(o);
     }
   }
+  const byPosition = (a: Occurrence, b: Occurrence): number => {
+    if (a.start !== b.start) return a.start - b.start;
+    const x = occurrenceId(a);
+    const y = occurrenceId(b);
+    return x < y ? -1 : x > y ? 1 : 0;
+  };
+  // Once `limit` occurrences are known, nothing starting after the last of them can be returned:
+  // later series expand only up to that horizon, so a page costs about `limit` instances rather
+  // than `limit` of every series (freeBusy, strict, must see them all to count them).
+  let horizon = Infinity;
+  const tighten = (): void => {
+    if (options.strict === true || out.length <= options.limit) return;
+    out.sort(byPosition);
+    out.length = options.limit;
+    horizon = (out[options.limit - 1] as Occurrence).start;
+  };
   for (const master of masters.values()) {
+    // Sorting after every series would cost more than it saves: tighten when `out` has doubled.
+    if (out.length >= (horizon === Infinity ? options.limit + 1 : 2 * options.limit)) tighten();
     if (master.status === 'cancelled' && !options.showDeleted) continue;
     const series = seriesOf(master.data, zone);
     if (series === undefined) continue;
@@ -304,7 +328,7 @@ export function expandWindow(
     // Instances overlapping the cursor still come first, so ask for more until `limit` of them
     // lie after it or the window is exhausted.
     for (let want = options.limit + 1; ; want *= 2) {
-      const instances = instancesInWindow(series, exceptions, engineFrom, to, {
+      const instances = instancesInWindow(series, exceptions, engineFrom, Math.min(to, Math.max(horizon, engineFrom) + 1), {
         limit: want,
         allDayZone: zone,
         showCancelled: options.showDeleted,
@@ -317,7 +341,7 @@ export function expandWindow(
       }
     }
   }
-  out.sort((a, b) => compareOccurrences({ start: a.start, id: occurrenceId(a) }, { start: b.start, id: occurrenceId(b) }));
+  out.sort(byPosition);
   if (out.length > options.limit) {
     if (options.strict === true) throw new ExpansionLimitError(`more than ${options.limit} occurrences`);
     out.length = options.limit;

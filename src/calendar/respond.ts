@@ -7,8 +7,9 @@
 //   request says `prettyPrint=true`. Both parse the same, and compact is what Google's own Go
 //   client asks for (`prettyPrint=false`, BEHAVIOUR.md §8.4).
 
-import { empty, json } from '../http/result.ts';
+import { empty, json, jsonText } from '../http/result.ts';
 import type { Result } from '../http/result.ts';
+import type { JsonObject } from '../store/store.ts';
 import type { CalendarCall } from './context.ts';
 import { isNotModified } from './etag.ts';
 import { applyFieldSelector, fieldsParam } from './fields.ts';
@@ -24,6 +25,17 @@ export function respond(call: CalendarCall, value: { readonly etag?: unknown }, 
   const body = selector === undefined ? value : applyFieldSelector(value, selector);
   const result = json(status, body, headers);
   return call.req.query.get('prettyPrint') === 'true' ? { ...result, body: JSON.stringify(body, null, 2) } : result;
+}
+
+/**
+ * respond() for a value already serialised to UTF-8 (cached renderings) whose etag is `etag`: the text
+ * goes out as it is unless `fields` or `prettyPrint` need the value, which is then parsed back.
+ */
+export function respondText(call: CalendarCall, etag: string, text: Buffer): Result {
+  const query = call.req.query;
+  if (fieldsParam(query) !== undefined || query.get('prettyPrint') === 'true') return respond(call, JSON.parse(text.toString('utf8')) as JsonObject);
+  if (call.req.method === 'GET' && isNotModified(call.req, etag)) return empty(304, { ETag: etag });
+  return jsonText(200, text, { ETag: etag });
 }
 
 /** A successful delete: 204 with an empty body (BEHAVIOUR.md §2.2). */

@@ -4,14 +4,19 @@
 export interface Result {
   status: number;
   headers: Record<string, string>;
-  /** The serialised body; null for an empty body. */
-  body: string | null;
+  /** The serialised body (UTF-8 bytes when already encoded); null for an empty body. */
+  body: string | Buffer | null;
 }
 
 const JSON_TYPE = 'application/json; charset=UTF-8';
 
 export function json(status: number, value: unknown, headers: Record<string, string> = {}): Result {
-  return { status, headers: { 'Content-Type': JSON_TYPE, ...headers }, body: JSON.stringify(value) };
+  return jsonText(status, JSON.stringify(value), headers);
+}
+
+/** A JSON body already serialised (cached renderings). */
+export function jsonText(status: number, text: string | Buffer, headers: Record<string, string> = {}): Result {
+  return { status, headers: { 'Content-Type': JSON_TYPE, ...headers }, body: text };
 }
 
 export function html(status: number, text: string, headers: Record<string, string> = {}): Result {

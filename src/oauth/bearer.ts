@@ -7,6 +7,7 @@ import { googleErrors } from '../api/google-error.ts';
 import { header } from '../http/request.ts';
 import type { ApiRequest } from '../http/request.ts';
 import type { ConnectionRecord, UserRecord } from '../store/store.ts';
+import { sha256 } from './hash.ts';
 import { liveAccessToken } from './tokens.ts';
 
 export interface BearerAuth {
@@ -18,14 +19,55 @@ export interface BearerAuth {
 // RFC 6750 §2.1: `Bearer` then the b64token.
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
+// Authenticated tokens, per App, by digest (raw tokens are never kept): a read then costs one
+// hash instead of three store lookups. Connections and users never change in place (a
+// connection is created whole at consent, users only by a fixture), and every way a token dies
+// early goes through App.revokeConnection, App.deleteUser or a workspace load, whose hooks drop
+// the entries here; expiry is checked against the service clock on every use.
+const CACHE_LIMIT = 10_000;
+
+interface CachedAuth {
+  readonly expiresAt: number;
+  readonly auth: BearerAuth;
+}
+
+const caches = new WeakMap<App, Map<string, CachedAuth>>();
+
+function cacheOf(app: App): Map<string, CachedAuth> {
+  let cache = caches.get(app);
+  if (cache === undefined) {
+    const created = new Map<string, CachedAuth>();
+    app.onWorkspaceReplaced(() => created.clear());
+    app.onConnectionRevoked((connectionId) => {
+      for (const [hash, entry] of created) if (entry.auth.connection.id === connectionId) created.delete(hash);
+    });
+    caches.set(app, created);
+    cache = created;
+  }
+  return cache;
+}
+
 export function authenticate(app: App, req: ApiRequest): BearerAuth {
   const match = BEARER.exec(header(req, 'authorization') ?? '');
-  const token = match && liveAccessToken(app, match[1] as string);
+  if (!match) throw googleErrors.authError();
+  const presented = match[1] as string;
+  const cache = cacheOf(app);
+  const hash = sha256(presented);
+  const cached = cache.get(hash);
+  if (cached !== undefined) {
+    if (cached.expiresAt > app.clock.now()) return cached.auth;
+    cache.delete(hash);
+  }
+  const token = liveAccessToken(app, presented);
   if (!token) throw googleErrors.authError();
   const connection = app.store.getConnection(token.connectionId);
   const user = connection && app.store.getUser(connection.userId);
   if (!connection || !user) throw googleErrors.authError();
-  return { user, connection, scopes: connection.scopes };
+  // Shared by every request presenting the token, so frozen against accidental edits.
+  const auth: BearerAuth = Object.freeze({ user: Object.freeze(user), connection: Object.freeze(connection), scopes: connection.scopes });
+  if (cache.size >= CACHE_LIMIT) cache.clear();
+  cache.set(hash, { expiresAt: token.expiresAt, auth });
+  return auth;
 }
 
 /** True when the caller holds at least one of `scopes`. */

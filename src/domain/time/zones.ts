@@ -272,15 +272,21 @@ function pad(n: number, width: number): string {
   return String(n).padStart(width, '0');
 }
 
+// Two-digit fields without padStart: timestamps are formatted by the thousand in list and
+// freeBusy answers.
+function pad2(n: number): string {
+  return n < 10 ? `0${n}` : `${n}`;
+}
+
 function formatWallFields(w: WallTime): string {
-  return `${pad(w.year, 4)}-${pad(w.month, 2)}-${pad(w.day, 2)}T${pad(w.hour, 2)}:${pad(w.minute, 2)}:${pad(w.second, 2)}`;
+  return `${pad(w.year, 4)}-${pad2(w.month)}-${pad2(w.day)}T${pad2(w.hour)}:${pad2(w.minute)}:${pad2(w.second)}`;
 }
 
 /** `±hh:mm` for an offset in milliseconds (seconds of historic LMT offsets are dropped). */
 export function formatOffset(offsetMs: number): string {
   const sign = offsetMs < 0 ? '-' : '+';
   const total = Math.floor(Math.abs(offsetMs) / MS_PER_MINUTE);
-  return `${sign}${pad(Math.floor(total / 60), 2)}:${pad(total % 60, 2)}`;
+  return `${sign}${pad2(Math.floor(total / 60))}:${pad2(total % 60)}`;
 }
 
 /** RFC 3339 §5.6 timestamp in UTC (`2026-10-19T01:00:00Z`); milliseconds are dropped. */
