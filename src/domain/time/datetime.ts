@@ -160,10 +160,6 @@ export function dateToDays(d: CivilDate): number {
   return daysFromCivil(d.year, d.month, d.day);
 }
 
-export function daysToDate(days: number): CivilDate {
-  return civilFromDays(days);
-}
-
 export function addDays(d: CivilDate, n: number): CivilDate {
   return civilFromDays(daysFromCivil(d.year, d.month, d.day) + n);
 }
