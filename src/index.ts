@@ -66,13 +66,15 @@ export async function start(startOptions: StartOptions = {}): Promise<RunningSer
   try {
     // The startup fixture seeds only a new database (or a :memory: session): an existing file keeps its data.
     seedNewWorkspace(app, fixture);
+    // Committed before the Listening line, so a service killed right after it has its workspace.
+    await store.durable();
   } catch (error) {
     store.close();
     throw error;
   }
 
   const surfaces = [createManagementSurface(app), createOAuthSurface(app), createCalendarSurface(app)];
-  const { server, stop } = createHttpServer({ surfaces, log, baseUrl: () => app.baseUrl, timeouts: startOptions.httpTimeouts });
+  const { server, stop } = createHttpServer({ surfaces, log, baseUrl: () => app.baseUrl, durable: () => app.store.durable(), timeouts: startOptions.httpTimeouts });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {

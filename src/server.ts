@@ -15,6 +15,8 @@ export interface HttpServerOptions {
   surfaces: Surface[];
   log: Logger;
   baseUrl: () => string;
+  /** The store's pending commit (Store.durable): every answer waits for it, see handle(). */
+  durable: () => Promise<void> | undefined;
   /** Default DEFAULT_TIMEOUTS; tests shorten them to prove slow clients are cut off. */
   timeouts?: HttpTimeouts | undefined;
 }
@@ -110,6 +112,18 @@ async function handle(options: HttpServerOptions, incoming: IncomingMessage, res
       return;
     }
     result = surface.renderError(error, req);
+  }
+  // Writes commit in groups (Store.durable). An answer waits for the group it may have seen:
+  // a write is acknowledged only once committed, and a read never shows data that a failed
+  // commit then drops. A failed commit turns the answer into the surface's 500.
+  const pending = options.durable();
+  if (pending !== undefined) {
+    try {
+      await pending;
+    } catch (error) {
+      options.log.error('a commit failed', error);
+      result = surface.renderError(error, req);
+    }
   }
   // Answered before the body arrived (413, 403, 501 ...): close rather than read the rest.
   if (!incoming.complete) result = { ...result, headers: { ...result.headers, Connection: 'close' } };

@@ -308,6 +308,11 @@ export class MemoryStore implements Store {
     }
   }
 
+  /** Nothing outlives the process here, so a write is as durable as it gets when it returns. */
+  durable(): undefined {
+    return undefined;
+  }
+
   close(): void {
     // Nothing to release; the data goes with the object.
   }

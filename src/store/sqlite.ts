@@ -1,14 +1,19 @@
 // The SQLite backend of the Store interface, on node:sqlite's DatabaseSync.
 //
-// - Durability: WAL journal with synchronous=NORMAL. A commit is in the WAL before the call
-//   returns, so a killed process loses nothing it acknowledged (only a power loss can drop the
-//   last commits; see https://www.sqlite.org/pragma.html#pragma_synchronous).
+// - Durability: WAL journal with synchronous=NORMAL, and group commit. The first write opens a
+//   transaction (BEGIN IMMEDIATE) that every write joins until the event loop's next check
+//   phase (setImmediate), where one COMMIT lands them all: each commit writes its WAL pages and
+//   takes the file locks, which costs more than the rest of a small request, so requests that
+//   arrive together share it. durable() is the promise of that COMMIT; the HTTP layer answers
+//   only after it settles, so a killed process still loses nothing it acknowledged (only a power
+//   loss can drop the last commits; see https://www.sqlite.org/pragma.html#pragma_synchronous).
 // - Schema: versioned. `meta.schema_version` records how many entries of MIGRATIONS have been
 //   applied; openSqliteStore applies the missing ones in one transaction and refuses a database
 //   written by a newer version of this code.
 // - Statements are prepared once, when the store opens.
-// - Every write is atomic: single statements commit on their own, multi-statement writes
-//   (cascades, clearWorkspace) run inside transaction(), which nests with SAVEPOINTs.
+// - Every write is atomic: a single statement is (SQLite rolls back a failed statement alone),
+//   and multi-statement writes (cascades, clearWorkspace) run inside transaction(), a SAVEPOINT
+//   in the open group, rolled back to on failure without touching the rest of the group.
 // - The node:sqlite module is passed in (see open.ts) so that this file can be loaded, and
 //   type-checked, on a runtime that lacks it.
 //
@@ -448,9 +453,11 @@ export function openSqliteStore(path: string, sqlite: typeof import('node:sqlite
 export class SqliteStore implements Store {
   readonly backend = 'sqlite' as const;
   readonly #db: DatabaseSync;
-  /** Nesting depth of transaction(): 0 outside, 1 in the BEGIN, >1 in SAVEPOINTs. */
+  /** Nesting depth of transaction(): 0 outside, >0 in its SAVEPOINTs. */
   #depth = 0;
   #closed = false;
+  /** The open group: the transaction every write joins, until its COMMIT (see the top). */
+  #group: OpenGroup | undefined;
 
   readonly #begin: StatementSync;
   readonly #commit: StatementSync;
@@ -667,9 +674,50 @@ export class SqliteStore implements Store {
     this.#dataVersionSeen = this.#dataVersion.get()?.['data_version'] as number;
   }
 
+  /** Opens the group transaction unless one is open; its COMMIT runs at the next check phase. */
+  #joinGroup(): void {
+    if (this.#group !== undefined) return;
+    this.#begin.run();
+    let resolve!: () => void;
+    let reject!: (err: unknown) => void;
+    const done = new Promise<void>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    // A failed commit nobody awaits (a write outside any request) is logged by whoever wrote
+    // it, not raised as an unhandled rejection.
+    done.catch(() => {});
+    this.#group = { done, resolve, reject, timer: setImmediate(() => this.#commitGroup()) };
+  }
+
+  #commitGroup(): void {
+    const group = this.#group;
+    if (group === undefined) return;
+
+    this.#group = undefined;
+    clearImmediate(group.timer);
+    try {
+      this.#commit.run();
+    } catch (err) {
+      try {
+        this.#rollback.run();
+      } catch {
+        // SQLite already rolled back on its own (some I/O errors do)
+      }
+      this.#forgetReservation();
+      group.reject(err);
+      return;
+    }
+    group.resolve();
+  }
+
+  durable(): Promise<void> | undefined {
+    return this.#group?.done;
+  }
+
   transaction<T>(fn: () => T): T {
-    const outer = this.#depth === 0;
-    (outer ? this.#begin : this.#savepoint).run();
+    this.#joinGroup();
+    this.#savepoint.run();
     this.#depth++;
     let result: T;
     try {
@@ -678,11 +726,8 @@ export class SqliteStore implements Store {
     } catch (err) {
       this.#depth--;
       try {
-        if (outer) this.#rollback.run();
-        else {
-          this.#rollbackTo.run();
-          this.#release.run();
-        }
+        this.#rollbackTo.run();
+        this.#release.run();
       } catch {
         // SQLite already rolled back on its own (some I/O errors do); the original error matters.
       }
@@ -690,21 +735,7 @@ export class SqliteStore implements Store {
       throw err;
     }
     this.#depth--;
-    if (outer) {
-      try {
-        this.#commit.run();
-      } catch (err) {
-        try {
-          this.#rollback.run();
-        } catch {
-          // nothing left to roll back
-        }
-        this.#forgetReservation();
-        throw err;
-      }
-    } else {
-      this.#release.run();
-    }
+    this.#release.run();
     return result;
   }
 
@@ -713,6 +744,7 @@ export class SqliteStore implements Store {
     this.#closed = true;
     // Fold the WAL back into the main file so the database is a single file at rest.
     try {
+      this.#commitGroup();
       // Give back the unused reservation, so a clean restart numbers on without a gap (unless
       // another connection has moved it meanwhile).
       if (this.#depth === 0 && this.#seq < this.#reserved) {
@@ -731,6 +763,7 @@ export class SqliteStore implements Store {
     return row === undefined ? undefined : (row['value'] as string);
   }
   setMeta(key: string, value: string): void {
+    this.#joinGroup();
     this.#setMeta.run(key, value);
   }
   nextSeq(): number {
@@ -738,6 +771,7 @@ export class SqliteStore implements Store {
     if (this.#dataVersion.get()?.['data_version'] !== this.#dataVersionSeen) this.#reloadSeq();
     const seq = ++this.#seq;
     if (seq > this.#reserved) {
+      this.#joinGroup();
       this.#setMeta.run('seq', String(seq + SEQ_RESERVATION - 1));
       this.#reserved = seq + SEQ_RESERVATION - 1;
     }
@@ -751,6 +785,7 @@ export class SqliteStore implements Store {
   }
 
   putClient(c: ClientRecord): void {
+    this.#joinGroup();
     this.#putClient.run(c.id, c.secretHash, JSON.stringify(c.redirectUris));
   }
   getClient(id: string): ClientRecord | undefined {
@@ -762,6 +797,7 @@ export class SqliteStore implements Store {
   }
 
   putUser(u: UserRecord): void {
+    this.#joinGroup();
     this.#putUser.run(u.id, u.name, u.email, u.timeZone, u.position);
   }
   getUser(id: string): UserRecord | undefined {
@@ -778,6 +814,7 @@ export class SqliteStore implements Store {
   }
 
   putCalendar(c: CalendarRecord): void {
+    this.#joinGroup();
     this.#putCalendar.run(c.id, c.ownerId, b(c.primary), c.timeZone, c.seq, JSON.stringify(c.data));
   }
   getCalendar(id: string): CalendarRecord | undefined {
@@ -789,6 +826,7 @@ export class SqliteStore implements Store {
   }
 
   putCalendarListEntry(e: CalendarListEntryRecord): void {
+    this.#joinGroup();
     this.#putEntry.run(e.userId, e.calendarId, b(e.deleted), b(e.hidden), e.seq, JSON.stringify(e.data));
   }
   getCalendarListEntry(userId: string, calendarId: string): CalendarListEntryRecord | undefined {
@@ -800,6 +838,8 @@ export class SqliteStore implements Store {
   }
 
   putEvent(e: EventRecord): void {
+
+    this.#joinGroup();
     this.#putEvent.run(
       e.calendarId,
       e.id,
@@ -842,6 +882,7 @@ export class SqliteStore implements Store {
   }
 
   putConnection(c: ConnectionRecord): void {
+    this.#joinGroup();
     this.#putConnection.run(c.id, c.clientId, c.userId, JSON.stringify(c.scopes), b(c.offline), c.createdAt);
   }
   getConnection(id: string): ConnectionRecord | undefined {
@@ -858,6 +899,7 @@ export class SqliteStore implements Store {
   }
 
   putAccessToken(t: AccessTokenRecord): void {
+    this.#joinGroup();
     this.#putAccessToken.run(t.hash, t.connectionId, t.expiresAt);
   }
   getAccessToken(hash: string): AccessTokenRecord | undefined {
@@ -865,6 +907,7 @@ export class SqliteStore implements Store {
     return r && toAccessToken(r);
   }
   putRefreshToken(t: RefreshTokenRecord): void {
+    this.#joinGroup();
     this.#putRefreshToken.run(t.hash, t.connectionId);
   }
   getRefreshToken(hash: string): RefreshTokenRecord | undefined {
@@ -873,6 +916,7 @@ export class SqliteStore implements Store {
   }
 
   putChannel(c: ChannelRecord): void {
+    this.#joinGroup();
     const [kind, key] = resourceColumns(c.resource);
     this.#putChannel.run(
       c.id,
@@ -899,6 +943,7 @@ export class SqliteStore implements Store {
     return rowsAs<ChannelRow>(this.#listChannelsWatching.all(...resourceColumns(resource))).map(toChannel);
   }
   deleteChannel(id: string): void {
+    this.#joinGroup();
     this.#deleteChannel.run(id);
   }
 }
@@ -906,6 +951,13 @@ export class SqliteStore implements Store {
 /** The (resource_kind, resource_key) columns of a channel's resource. */
 function resourceColumns(r: ChannelResource): [string, string] {
   return r.kind === 'events' ? ['events', r.calendarId] : ['calendarList', r.userId];
+}
+
+interface OpenGroup {
+  readonly done: Promise<void>;
+  readonly resolve: () => void;
+  readonly reject: (err: unknown) => void;
+  readonly timer: NodeJS.Immediate;
 }
 
 function isThenable(v: unknown): boolean {

@@ -125,6 +125,14 @@ export interface Store {
    * Nested calls join the outer transaction.
    */
   transaction<T>(fn: () => T): T;
+  /**
+   * The writes made so far are visible to every later call at once, but a backend may commit
+   * them to disk a little later, several together (group commit). This settles when they are
+   * committed, and rejects if that failed; undefined when nothing is waiting to be committed.
+   * Whatever acknowledges a write to the outside world waits for it first.
+   */
+  durable(): Promise<void> | undefined;
+  /** Commits what is waiting, then closes. */
   close(): void;
 
   getMeta(key: string): string | undefined;

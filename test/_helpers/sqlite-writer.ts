@@ -1,6 +1,6 @@
 // Child process for the SQLite durability test (test/store/store.test.ts): opens the store at
-// argv[2] and writes events forever, printing each event id on stdout only after the write
-// has returned (committed). The parent kills it with SIGKILL at some point mid-stream.
+// argv[2] and writes events forever, printing each event id on stdout only once the store says
+// the write is committed (Store.durable), as the HTTP layer waits before it answers. The parent kills it with SIGKILL at some point mid-stream.
 
 import { openStore } from '../../src/store/open.ts';
 
@@ -29,6 +29,7 @@ for (let i = 0; i < 1_000_000; i++) {
   // Alternate between a bare autocommitted write and an explicit transaction.
   if (i % 2 === 0) write(i + 1);
   else store.transaction(() => write(store.nextSeq()));
+  await store.durable();
   process.stdout.write(`${id}\n`);
 }
 store.close();

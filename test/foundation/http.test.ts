@@ -2,7 +2,12 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { AddressInfo } from 'node:net';
+import { silentLogger } from '../../src/http/log.ts';
+import { json } from '../../src/http/result.ts';
+import type { Handler, Surface } from '../../src/http/surface.ts';
 import { Router } from '../../src/http/router.ts';
+import { createHttpServer } from '../../src/server.ts';
 import { call, startService } from '../_helpers/service.ts';
 
 const UNSUPPORTED = { error: 'unsupportedFeature', error_description: 'Unsupported API endpoint or method.' };
@@ -67,5 +72,52 @@ describe('unrouted requests', () => {
     const url = await startService(t);
     const answer = await call(`${url}/__svc/users?alt=json&prettyPrint=false&fields=users&quotaUser=q&key=abc`);
     assert.equal(answer.status, 200);
+  });
+});
+
+describe('answers wait for the store commit (group commit, Store.durable)', () => {
+  const surface: Surface = {
+    name: 'test',
+    owns: () => true,
+    routes: new Router<Handler>().add('POST', '/write', () => json(200, { written: true })),
+    renderError: () => json(500, { error: 'rendered by the surface' }),
+  };
+
+  async function withServer(durable: () => Promise<void> | undefined, fn: (url: string) => Promise<void>): Promise<void> {
+    const { server, stop } = createHttpServer({ surfaces: [surface], log: silentLogger, baseUrl: () => '', durable });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      await fn(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    } finally {
+      await stop();
+    }
+  }
+
+  it('holds the answer until the pending commit lands', async () => {
+    let land!: () => void;
+    const commit = new Promise<void>((resolve) => (land = resolve));
+    await withServer(() => commit, async (url) => {
+      let answered = false;
+      const response = fetch(`${url}/write`, { method: 'POST' }).then((res) => {
+        answered = true;
+        return res;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.equal(answered, false, 'answered before the commit');
+      land();
+      const res = await response;
+      assert.equal(res.status, 200);
+      assert.deepEqual(await res.json(), { written: true });
+    });
+  });
+
+  it("turns the answer into the surface's error when the commit fails", async () => {
+    const failed = Promise.reject(new Error('disk I/O error'));
+    failed.catch(() => {});
+    await withServer(() => failed, async (url) => {
+      const res = await fetch(`${url}/write`, { method: 'POST' });
+      assert.equal(res.status, 500);
+      assert.deepEqual(await res.json(), { error: 'rendered by the surface' });
+    });
   });
 });

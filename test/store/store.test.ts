@@ -87,6 +87,13 @@ function fillCalendar(s: Store, background: number): string[] {
 const ids = (events: EventRecord[]): string[] => events.map((e) => e.id).sort();
 
 describe('memory store', () => {
+  it('has nothing to wait for: a write is done when the call returns', () => {
+    const s = new MemoryStore();
+    s.putEvent(event('g', 'e', { seq: s.nextSeq() }));
+    assert.equal(s.durable(), undefined);
+  });
+
+
   it('keeps frozen flat values uncopied, still copies anything that could change, and reads copies', () => {
     const s = new MemoryStore();
     const creator = Object.freeze({ email: 'a@example.test', displayName: 'A', self: true });
@@ -193,14 +200,74 @@ describe('sqlite store', sqliteSkip, () => {
     }
   });
 
+  describe('group commit', () => {
+    it('commits the writes of one turn of the event loop together, once durable() settles', async () => {
+      const path = tempDb();
+      const s = openSqlite(path);
+      const other = new sqlite!.DatabaseSync(path);
+      const visible = (): number => other.prepare("SELECT count(*) AS n FROM events WHERE calendar_id = 'g'").get()?.['n'] as number;
+      try {
+        assert.equal(s.durable(), undefined, 'nothing written yet, nothing to wait for');
+        s.putEvent(event('g', 'one', { seq: s.nextSeq() }));
+        s.transaction(() => s.putEvent(event('g', 'two', { seq: s.nextSeq() })));
+        const pending = s.durable();
+        assert.ok(pending instanceof Promise);
+        assert.equal(s.durable(), pending, 'later writes join the open group');
+        // This connection sees its writes at once; another one only after the COMMIT.
+        assert.ok(s.getEvent('g', 'two'));
+        assert.equal(visible(), 0);
+        await pending;
+        assert.equal(visible(), 2);
+        assert.equal(s.durable(), undefined);
+      } finally {
+        other.close();
+        s.close();
+      }
+    });
+
+    it('rolls back a failed transaction alone, keeping the rest of its group', async () => {
+      const path = tempDb();
+      const s = openSqlite(path);
+      s.putEvent(event('g', 'kept', { seq: s.nextSeq() }));
+      assert.throws(() => s.transaction(() => {
+        s.putEvent(event('g', 'dropped', { seq: s.nextSeq() }));
+        throw new Error('refused');
+      }), /refused/);
+      await s.durable();
+      s.close();
+      const reopened = openSqlite(path);
+      try {
+        assert.ok(reopened.getEvent('g', 'kept'));
+        assert.equal(reopened.getEvent('g', 'dropped'), undefined);
+      } finally {
+        reopened.close();
+      }
+    });
+
+    it('close() commits a group still waiting', () => {
+      const path = tempDb();
+      const s = openSqlite(path);
+      s.putEvent(event('g', 'late', { seq: s.nextSeq() }));
+      assert.ok(s.durable());
+      s.close();
+      const reopened = openSqlite(path);
+      try {
+        assert.ok(reopened.getEvent('g', 'late'));
+      } finally {
+        reopened.close();
+      }
+    });
+  });
+
   describe('the change sequence', () => {
-    // A connection left open without close() stands for a killed process: its commits are in
-    // the WAL, and nothing it held only in memory reaches the next opener.
-    it('never goes below a committed sequence after a crash', () => {
+    // A connection left open without close() stands for a killed process: its commits (once
+    // durable() settles) are in the WAL, and nothing it held only in memory reaches the next opener.
+    it('never goes below a committed sequence after a crash', async () => {
       const path = tempDb();
       const crashed = openSqlite(path);
       const seq = crashed.nextSeq();
       crashed.putEvent(event('c', 'e', { seq }));
+      await crashed.durable();
       const next = openSqlite(path);
       try {
         assert.ok(next.nextSeq() > seq);
@@ -210,7 +277,7 @@ describe('sqlite store', sqliteSkip, () => {
       }
     });
 
-    it('writes a fresh reservation after a transaction rolls back, outer or nested', () => {
+    it('writes a fresh reservation after a transaction rolls back, outer or nested', async () => {
       const path = tempDb();
       const crashed = openSqlite(path);
       assert.throws(() => crashed.transaction(() => {
@@ -230,6 +297,7 @@ describe('sqlite store', sqliteSkip, () => {
         crashed.putEvent(event('c', 'nested', { seq: afterNested }));
       });
       assert.ok(afterNested > afterOuter);
+      await crashed.durable();
       const next = openSqlite(path);
       try {
         assert.ok(next.nextSeq() > afterNested);
@@ -239,13 +307,15 @@ describe('sqlite store', sqliteSkip, () => {
       }
     });
 
-    it('stays increasing in commit order with two connections on one file', () => {
+    it('stays increasing in commit order with two connections on one file', async () => {
       const path = tempDb();
       const a = openSqlite(path);
       const b = openSqlite(path);
       try {
         const a1 = a.nextSeq();
+        await a.durable();
         const b1 = b.nextSeq();
+        await b.durable();
         assert.ok(b1 > a1);
         assert.ok(a.nextSeq() > b1);
       } finally {
