@@ -1,10 +1,11 @@
 // The in-memory backend of the Store interface: the same behaviour as sqlite.ts, in Maps.
 //
-// Isolation: records are copied on the way in and on the way out (copyRecord), so neither the
-// caller's later edits to an object it passed to put*, nor edits to an object a get*/list*
-// returned, can reach the stored state. (Frozen values are kept uncopied on the way in: they
-// cannot change; see storedJson.) This matches SQLite, where every read builds fresh
-// objects; the copy costs about what SQLite's JSON.parse of `data` costs.
+// Isolation: events, calendars and calendar list entries are stored deeply frozen and handed
+// out as they are (Store: records read are read-only), so reads copy nothing: a page of 250
+// events is 250 references, not 250 deep copies for the garbage collector. A put keeps a frozen
+// copy of what it is given, reusing any part that is already deeply frozen (storedJson): a
+// record built from one it read shares the unchanged parts with it. The few other records
+// (users, clients, connections, tokens, channels) are still copied in and out.
 //
 // Atomicity: inside transaction(), every mutation pushes its inverse onto an undo log; when fn
 // throws, the log is replayed backwards to the mark taken when that (possibly nested) call
@@ -39,38 +40,33 @@ import { hasDefaultICalUID, idOfDefaultICalUID, isLongEvent, SHORT_EVENT_MAX_MS 
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-function copyJson<T extends Json>(v: T): T {
-  if (typeof v !== 'object' || v === null) return v;
-  if (Array.isArray(v)) return v.map(copyJson) as T;
-  const out: JsonObject = {};
-  for (const k in v) out[k] = copyJson((v as JsonObject)[k] as Json);
-  return out as T;
-}
-
-/** A frozen object or array whose values are all primitives: nobody can change it. */
-function isImmutable(v: JsonObject | Json[]): boolean {
-  if (!Object.isFrozen(v)) return false;
-  for (const k in v) {
-    const x = (v as JsonObject)[k];
-    if (typeof x === 'object' && x !== null) return false;
-  }
-  return true;
-}
-
 /**
- * The copy a put keeps: like copyJson, but an immutable value (isImmutable) is kept as it is.
- * Writers freeze the values many records share (an event's creator and organizer), so each
- * stored event does not hold its own copy. Reads still copy everything.
+ * The deeply frozen form of `v` a put keeps: `v` itself when it already is deeply frozen, else a
+ * frozen copy that reuses every deeply frozen part of it. A frozen object with a mutable child
+ * is copied, so no later edit by the caller can reach the store.
  */
 function storedJson<T extends Json>(v: T): T {
-  if (typeof v !== 'object' || v === null || isImmutable(v)) return v;
-  if (Array.isArray(v)) return v.map(storedJson) as T;
+  if (typeof v !== 'object' || v === null) return v;
+  let same = Object.isFrozen(v);
+  if (Array.isArray(v)) {
+    const items = v.map((item) => {
+      const kept = storedJson(item);
+      if (kept !== item) same = false;
+      return kept;
+    });
+    return (same ? v : Object.freeze(items)) as T;
+  }
   const out: JsonObject = {};
-  for (const k in v) out[k] = storedJson((v as JsonObject)[k] as Json);
-  return out as T;
+  for (const k in v) {
+    const value = (v as JsonObject)[k] as Json;
+    const kept = storedJson(value);
+    if (kept !== value) same = false;
+    out[k] = kept;
+  }
+  return (same ? v : Object.freeze(out)) as T;
 }
 
-const eventWithData = (e: EventRecord, data: JsonObject): EventRecord => ({
+const storedEvent = (e: EventRecord): EventRecord => Object.freeze<EventRecord>({
   calendarId: e.calendarId,
   id: e.id,
   seq: e.seq,
@@ -82,13 +78,12 @@ const eventWithData = (e: EventRecord, data: JsonObject): EventRecord => ({
   endMs: e.endMs,
   iCalUID: e.iCalUID,
   updatedMs: e.updatedMs,
-  data,
+  data: storedJson(e.data),
 });
-const copyEvent = (e: EventRecord): EventRecord => eventWithData(e, copyJson(e.data));
 const copyClient = (c: ClientRecord): ClientRecord => ({ ...c, redirectUris: [...c.redirectUris] });
 const copyUser = (u: UserRecord): UserRecord => ({ ...u });
-const copyCalendar = (c: CalendarRecord): CalendarRecord => ({ ...c, data: copyJson(c.data) });
-const copyEntry = (e: CalendarListEntryRecord): CalendarListEntryRecord => ({ ...e, data: copyJson(e.data) });
+const storedCalendar = (c: CalendarRecord): CalendarRecord => Object.freeze({ ...c, data: storedJson(c.data) });
+const storedEntry = (e: CalendarListEntryRecord): CalendarListEntryRecord => Object.freeze({ ...e, data: storedJson(e.data) });
 const copyConnection = (c: ConnectionRecord): ConnectionRecord => ({ ...c, scopes: [...c.scopes] });
 const copyAccessToken = (t: AccessTokenRecord): AccessTokenRecord => ({ ...t });
 const copyRefreshToken = (t: RefreshTokenRecord): RefreshTokenRecord => ({ ...t });
@@ -398,15 +393,14 @@ export class MemoryStore implements Store {
   }
 
   putCalendar(calendar: CalendarRecord): void {
-    this.#set(this.#ws.calendars, calendar.id, copyCalendar(calendar));
+    this.#set(this.#ws.calendars, calendar.id, storedCalendar(calendar));
   }
   getCalendar(id: string): CalendarRecord | undefined {
-    const c = this.#ws.calendars.get(id);
-    return c && copyCalendar(c);
+    return this.#ws.calendars.get(id);
   }
   listCalendarsByOwner(ownerId: string): CalendarRecord[] {
     const out: CalendarRecord[] = [];
-    for (const c of this.#ws.calendars.values()) if (c.ownerId === ownerId) out.push(copyCalendar(c));
+    for (const c of this.#ws.calendars.values()) if (c.ownerId === ownerId) out.push(c);
     return out.sort((a, b) => compareStrings(a.id, b.id));
   }
 
@@ -416,16 +410,15 @@ export class MemoryStore implements Store {
       entries = new Map();
       this.#set(this.#ws.entries, entry.userId, entries);
     }
-    this.#set(entries, entry.calendarId, copyEntry(entry));
+    this.#set(entries, entry.calendarId, storedEntry(entry));
   }
   getCalendarListEntry(userId: string, calendarId: string): CalendarListEntryRecord | undefined {
-    const e = this.#ws.entries.get(userId)?.get(calendarId);
-    return e && copyEntry(e);
+    return this.#ws.entries.get(userId)?.get(calendarId);
   }
   listCalendarListEntries(userId: string): CalendarListEntryRecord[] {
     const entries = this.#ws.entries.get(userId);
     if (entries === undefined) return [];
-    return [...entries.values()].sort((a, b) => compareStrings(a.calendarId, b.calendarId)).map(copyEntry);
+    return [...entries.values()].sort((a, b) => compareStrings(a.calendarId, b.calendarId));
   }
 
   putEvent(event: EventRecord): void {
@@ -434,7 +427,7 @@ export class MemoryStore implements Store {
       cal = new CalendarEvents();
       this.#set(this.#ws.events, event.calendarId, cal);
     }
-    const stored = eventWithData(event, storedJson(event.data));
+    const stored = storedEvent(event);
     const prev = cal.put(stored);
     if (this.#depth > 0) {
       const c = cal;
@@ -442,8 +435,7 @@ export class MemoryStore implements Store {
     }
   }
   getEvent(calendarId: string, id: string): EventRecord | undefined {
-    const e = this.#ws.events.get(calendarId)?.byId.get(id);
-    return e && copyEvent(e);
+    return this.#ws.events.get(calendarId)?.byId.get(id);
   }
   listEventsOverlapping(calendarId: string, fromMs: number, toMs: number): EventRecord[] {
     const out: EventRecord[] = [];
@@ -452,7 +444,7 @@ export class MemoryStore implements Store {
     if (cal !== undefined) {
       const consider = (e: EventRecord): void => {
         examined++;
-        if (e.startMs < toMs && e.endMs > fromMs) out.push(copyEvent(e));
+        if (e.startMs < toMs && e.endMs > fromMs) out.push(e);
       };
       // A short event overlapping the window starts in [fromMs - SHORT_EVENT_MAX_MS, toMs).
       const firstDay = Math.floor((fromMs - SHORT_EVENT_MAX_MS) / DAY_MS);
@@ -471,16 +463,16 @@ export class MemoryStore implements Store {
   listEventsPage(calendarId: string, afterId: string, limit: number): EventRecord[] {
     const cal = this.#ws.events.get(calendarId);
     if (cal === undefined) return [];
-    return cal.ids.takeFrom((id) => id > afterId, limit).map((id) => copyEvent(cal.byId.get(id) as EventRecord));
+    return cal.ids.takeFrom((id) => id > afterId, limit).map((id) => cal.byId.get(id) as EventRecord);
   }
   listEventsChangedSince(calendarId: string, afterSeq: number, limit: number): EventRecord[] {
     const cal = this.#ws.events.get(calendarId);
     if (cal === undefined) return [];
-    return cal.bySeq.takeFrom((e) => e.seq > afterSeq, limit).map(copyEvent);
+    return cal.bySeq.takeFrom((e) => e.seq > afterSeq, limit);
   }
   listExceptions(calendarId: string, recurringEventId: string): EventRecord[] {
     const found = this.#ws.events.get(calendarId)?.exceptions.get(recurringEventId) ?? [];
-    return found.sort((a, b) => compareStrings(a.id, b.id)).map(copyEvent);
+    return found.sort((a, b) => compareStrings(a.id, b.id));
   }
   listEventsByICalUID(calendarId: string, iCalUID: string): EventRecord[] {
     const cal = this.#ws.events.get(calendarId);
@@ -489,7 +481,7 @@ export class MemoryStore implements Store {
     const id = idOfDefaultICalUID(iCalUID);
     const named = id === null ? undefined : cal.byId.get(id);
     if (named !== undefined && named.iCalUID === iCalUID) found.push(named);
-    return found.sort((a, b) => compareStrings(a.id, b.id)).map(copyEvent);
+    return found.sort((a, b) => compareStrings(a.id, b.id));
   }
   countEvents(calendarId: string): number {
     return this.#ws.events.get(calendarId)?.byId.size ?? 0;

@@ -6,6 +6,9 @@
 // transaction without interleaving with other requests.
 //
 // Records are storage shapes, not wire shapes: the API layers add `kind`, `etag` and defaults.
+// Records a read returns are read-only: the memory backend hands out its stored events,
+// calendars and list entries, deeply frozen, instead of copying them on every read. A write
+// builds a new record (spreading the one it read is fine) and puts it.
 // Resource fields that only the API layer interprets travel as a JSON object (`data`), while
 // everything the store must query on is a typed column.
 

@@ -237,12 +237,21 @@ export function storeContract(name: string, open: () => Promise<Store> | Store, 
           e.seq = 99;
           const got = s.getEvent('c', 'e')!;
           assert.deepEqual(got, event('c', 'e'));
-          got.data['summary'] = 'changed-output';
-          (got.data['attendees'] as { email: string }[]).push({ email: 'x' });
-          got.seq = 42;
+          // Records read are read-only (Store): an edit either throws (memory: shared and
+          // frozen) or stays on the caller's own copy (SQLite); it never reaches the store.
+          const attempt = (edit: () => void): void => {
+            try {
+              edit();
+            } catch (err) {
+              assert.ok(err instanceof TypeError, String(err));
+            }
+          };
+          attempt(() => (got.data['summary'] = 'changed-output'));
+          attempt(() => (got.data['attendees'] as { email: string }[]).push({ email: 'x' }));
+          attempt(() => (got.seq = 42));
           assert.deepEqual(s.getEvent('c', 'e'), event('c', 'e'));
           const listed = s.listEventsPage('c', '', 10)[0]!;
-          listed.data['summary'] = 'changed-list';
+          attempt(() => (listed.data['summary'] = 'changed-list'));
           assert.deepEqual(s.getEvent('c', 'e'), event('c', 'e'));
 
           const cl = client('k');

@@ -94,21 +94,37 @@ describe('memory store', () => {
   });
 
 
-  it('keeps frozen flat values uncopied, still copies anything that could change, and reads copies', () => {
+  it('keeps a deeply frozen copy, shares what is already deeply frozen, and reads without copying', () => {
     const s = new MemoryStore();
     const creator = Object.freeze({ email: 'a@example.test', displayName: 'A', self: true });
     const inner = { summary: 'before' };
     const shallow = Object.freeze({ inner });
-    s.putEvent(event('c', 'e', { data: { creator, shallow } }));
+    const data = { creator, shallow };
+    s.putEvent(event('c', 'e', { data }));
     // A frozen object with a mutable child was copied: editing the child does not reach the store.
     inner.summary = 'after';
+    (data as { extra?: string }).extra = 'added later';
     const read = s.getEvent('c', 'e');
-    assert.deepEqual(read?.data, { creator: { email: 'a@example.test', displayName: 'A', self: true }, shallow: { inner: { summary: 'before' } } });
-    // Reads hand out mutable copies, never the shared frozen value.
-    assert.notEqual(read?.data.creator, creator);
-    assert.equal(Object.isFrozen(read?.data.creator), false);
-    (read?.data.creator as { email: string }).email = 'changed';
-    assert.equal((s.getEvent('c', 'e')?.data.creator as { email: string }).email, 'a@example.test');
+    assert.ok(read);
+    assert.deepEqual(read.data, { creator: { email: 'a@example.test', displayName: 'A', self: true }, shallow: { inner: { summary: 'before' } } });
+    assert.equal(read.data.creator, creator, 'a deeply frozen value is kept as it is');
+    // Reads hand out the stored record itself, frozen all the way down: nobody can edit it.
+    assert.equal(s.getEvent('c', 'e'), read);
+    assert.equal(s.listEventsChangedSince('c', 0, 10)[0], read);
+    assert.ok(Object.isFrozen(read) && Object.isFrozen(read.data) && Object.isFrozen(read.data.shallow));
+    assert.throws(() => {
+      (read.data.shallow as { inner: { summary: string } }).inner.summary = 'changed';
+    }, TypeError);
+    // A record built from one read shares its unchanged parts instead of copying them.
+    s.putEvent({ ...read, seq: 2, data: { ...read.data, summary: 'renamed' } });
+    const next = s.getEvent('c', 'e');
+    assert.equal(next?.data.shallow, read.data.shallow);
+    assert.equal(next?.data.summary, 'renamed');
+    // Calendars and list entries are kept and read the same way.
+    s.putCalendar({ id: 'cal', ownerId: 'u', primary: false, timeZone: 'UTC', seq: 1, data: { summary: 'C' } });
+    const calendar = s.getCalendar('cal');
+    assert.equal(s.getCalendar('cal'), calendar);
+    assert.ok(Object.isFrozen(calendar?.data));
   });
 
   it('listEventsOverlapping looks at the same few events for 1,000 and 50,000 in the calendar', () => {
