@@ -29,6 +29,8 @@
 // second process on the same file still never makes the sequence go backwards.
 
 import type { DatabaseSync, StatementSync, SQLInputValue } from 'node:sqlite';
+import { ReadCache } from './read-cache.ts';
+import type { CachedKind } from './read-cache.ts';
 import type {
   AccessTokenRecord,
   CalendarListEntryRecord,
@@ -474,6 +476,10 @@ export class SqliteStore implements Store {
   /** The committed meta `seq`: nextSeq may hand out up to this without writing. */
   #reserved = 0;
   #dataVersionSeen = 0;
+  /** Point lookups (read-cache.ts); emptied by cascades, rollbacks and other connections' commits. */
+  readonly #cache = new ReadCache();
+  /** Whether this turn of the event loop has already looked for other connections' commits. */
+  #checkedOthers = false;
 
   readonly #clear: StatementSync[];
 
@@ -664,6 +670,8 @@ export class SqliteStore implements Store {
    */
   #forgetReservation(): void {
     this.#reserved = 0;
+    // The cache may hold what the rolled-back part wrote.
+    this.#cache.clear();
   }
 
   /** Takes the committed reservation as the new ceiling; the counter never goes down. */
@@ -672,12 +680,37 @@ export class SqliteStore implements Store {
     this.#seq = Math.max(this.#seq, stored);
     this.#reserved = stored;
     this.#dataVersionSeen = this.#dataVersion.get()?.['data_version'] as number;
+    this.#cache.clear();
+  }
+
+  /**
+   * Before a cached read: has another connection committed to the file? Asked at most once per
+   * turn of the event loop (the question costs as much as the lookup it saves), and not while
+   * this store's group holds the write lock, when nobody else can commit.
+   */
+  #noticeOtherConnections(): void {
+    if (this.#checkedOthers || this.#group !== undefined) return;
+    this.#checkedOthers = true;
+    setImmediate(() => (this.#checkedOthers = false));
+    this.#catchUpWithOthers();
+  }
+
+  /** Another connection committed since we last looked: reload what it may have changed. */
+  #catchUpWithOthers(): void {
+    if (this.#dataVersion.get()?.['data_version'] !== this.#dataVersionSeen) this.#reloadSeq();
+  }
+
+  #cached<T extends object>(kind: CachedKind, key: string, load: () => T | undefined): T | undefined {
+    this.#noticeOtherConnections();
+    return this.#cache.get(kind, key, load);
   }
 
   /** Opens the group transaction unless one is open; its COMMIT runs at the next check phase. */
   #joinGroup(): void {
     if (this.#group !== undefined) return;
     this.#begin.run();
+    // Nobody else can commit from here until our COMMIT; anything they did before is seen now.
+    this.#catchUpWithOthers();
     let resolve!: () => void;
     let reject!: (err: unknown) => void;
     const done = new Promise<void>((res, rej) => {
@@ -767,8 +800,8 @@ export class SqliteStore implements Store {
     this.#setMeta.run(key, value);
   }
   nextSeq(): number {
-    // Another connection committed since we last looked: it may have moved the reservation.
-    if (this.#dataVersion.get()?.['data_version'] !== this.#dataVersionSeen) this.#reloadSeq();
+    // Another connection may have moved the reservation (inside a group, joinGroup has looked).
+    if (this.#group === undefined) this.#catchUpWithOthers();
     const seq = ++this.#seq;
     if (seq > this.#reserved) {
       this.#joinGroup();
@@ -782,15 +815,19 @@ export class SqliteStore implements Store {
     this.transaction(() => {
       for (const s of this.#clear) s.run();
     });
+    this.#cache.clear();
   }
 
   putClient(c: ClientRecord): void {
     this.#joinGroup();
     this.#putClient.run(c.id, c.secretHash, JSON.stringify(c.redirectUris));
+    this.#cache.forget('client', c.id);
   }
   getClient(id: string): ClientRecord | undefined {
-    const r = rowAs<ClientRow>(this.#getClient.get(id));
-    return r && toClient(r);
+    return this.#cached('client', id, () => {
+      const r = rowAs<ClientRow>(this.#getClient.get(id));
+      return r && toClient(r);
+    });
   }
   listClients(): ClientRecord[] {
     return rowsAs<ClientRow>(this.#listClients.all()).map(toClient);
@@ -799,10 +836,13 @@ export class SqliteStore implements Store {
   putUser(u: UserRecord): void {
     this.#joinGroup();
     this.#putUser.run(u.id, u.name, u.email, u.timeZone, u.position);
+    this.#cache.forget('user', u.id);
   }
   getUser(id: string): UserRecord | undefined {
-    const r = rowAs<UserRow>(this.#getUser.get(id));
-    return r && toUser(r);
+    return this.#cached('user', id, () => {
+      const r = rowAs<UserRow>(this.#getUser.get(id));
+      return r && toUser(r);
+    });
   }
   listUsers(): UserRecord[] {
     return rowsAs<UserRow>(this.#listUsers.all()).map(toUser);
@@ -811,15 +851,19 @@ export class SqliteStore implements Store {
     this.transaction(() => {
       for (const s of this.#deleteUser) s.run(id);
     });
+    this.#cache.clear();
   }
 
   putCalendar(c: CalendarRecord): void {
     this.#joinGroup();
     this.#putCalendar.run(c.id, c.ownerId, b(c.primary), c.timeZone, c.seq, JSON.stringify(c.data));
+    this.#cache.forget('calendar', c.id);
   }
   getCalendar(id: string): CalendarRecord | undefined {
-    const r = rowAs<CalendarRow>(this.#getCalendar.get(id));
-    return r && toCalendar(r);
+    return this.#cached('calendar', id, () => {
+      const r = rowAs<CalendarRow>(this.#getCalendar.get(id));
+      return r && toCalendar(r);
+    });
   }
   listCalendarsByOwner(ownerId: string): CalendarRecord[] {
     return rowsAs<CalendarRow>(this.#listCalendarsByOwner.all(ownerId)).map(toCalendar);
@@ -855,10 +899,13 @@ export class SqliteStore implements Store {
       b(isLongEvent(e)),
       JSON.stringify(e.data),
     );
+    this.#cache.forget('event', eventKey(e.calendarId, e.id));
   }
   getEvent(calendarId: string, id: string): EventRecord | undefined {
-    const r = rowAs<EventRow>(this.#getEvent.get(calendarId, id));
-    return r && toEvent(r);
+    return this.#cached('event', eventKey(calendarId, id), () => {
+      const r = rowAs<EventRow>(this.#getEvent.get(calendarId, id));
+      return r && toEvent(r);
+    });
   }
   listEventsOverlapping(calendarId: string, fromMs: number, toMs: number): EventRecord[] {
     const args: SQLInputValue[] = [calendarId, fromMs - SHORT_EVENT_MAX_MS, toMs, fromMs, calendarId, toMs, fromMs];
@@ -884,10 +931,13 @@ export class SqliteStore implements Store {
   putConnection(c: ConnectionRecord): void {
     this.#joinGroup();
     this.#putConnection.run(c.id, c.clientId, c.userId, JSON.stringify(c.scopes), b(c.offline), c.createdAt);
+    this.#cache.forget('connection', c.id);
   }
   getConnection(id: string): ConnectionRecord | undefined {
-    const r = rowAs<ConnectionRow>(this.#getConnection.get(id));
-    return r && toConnection(r);
+    return this.#cached('connection', id, () => {
+      const r = rowAs<ConnectionRow>(this.#getConnection.get(id));
+      return r && toConnection(r);
+    });
   }
   listConnections(): ConnectionRecord[] {
     return rowsAs<ConnectionRow>(this.#listConnections.all()).map(toConnection);
@@ -896,6 +946,7 @@ export class SqliteStore implements Store {
     this.transaction(() => {
       for (const s of this.#deleteConnection) s.run(id);
     });
+    this.#cache.clear();
   }
 
   putAccessToken(t: AccessTokenRecord): void {
@@ -909,10 +960,13 @@ export class SqliteStore implements Store {
   putRefreshToken(t: RefreshTokenRecord): void {
     this.#joinGroup();
     this.#putRefreshToken.run(t.hash, t.connectionId);
+    this.#cache.forget('refreshToken', t.hash);
   }
   getRefreshToken(hash: string): RefreshTokenRecord | undefined {
-    const r = rowAs<RefreshTokenRow>(this.#getRefreshToken.get(hash));
-    return r && toRefreshToken(r);
+    return this.#cached('refreshToken', hash, () => {
+      const r = rowAs<RefreshTokenRow>(this.#getRefreshToken.get(hash));
+      return r && toRefreshToken(r);
+    });
   }
 
   putChannel(c: ChannelRecord): void {
@@ -951,6 +1005,11 @@ export class SqliteStore implements Store {
 /** The (resource_kind, resource_key) columns of a channel's resource. */
 function resourceColumns(r: ChannelResource): [string, string] {
   return r.kind === 'events' ? ['events', r.calendarId] : ['calendarList', r.userId];
+}
+
+/** An event's cache key: event ids (base32hex, instance suffixes) never contain a newline. */
+function eventKey(calendarId: string, id: string): string {
+  return `${calendarId}\n${id}`;
 }
 
 interface OpenGroup {

@@ -275,6 +275,72 @@ describe('sqlite store', sqliteSkip, () => {
     });
   });
 
+  describe('read cache', () => {
+    it('hands every reader the same frozen record until a put replaces it', async () => {
+      const s = openSqlite();
+      try {
+        s.putEvent(event('r', 'e', { seq: s.nextSeq() }));
+        const first = s.getEvent('r', 'e');
+        assert.equal(s.getEvent('r', 'e'), first);
+        assert.ok(Object.isFrozen(first) && Object.isFrozen(first?.data));
+        s.putEvent(event('r', 'e', { seq: s.nextSeq(), data: { summary: 'after' } }));
+        assert.equal(s.getEvent('r', 'e')?.data.summary, 'after');
+        await s.durable();
+      } finally {
+        s.close();
+      }
+    });
+
+    it('forgets what a rolled-back transaction wrote and read', () => {
+      const s = openSqlite();
+      try {
+        s.putCalendar({ id: 'cal', ownerId: 'u', primary: false, timeZone: 'UTC', seq: s.nextSeq(), data: { summary: 'before' } });
+        assert.equal(s.getCalendar('cal')?.data.summary, 'before');
+        assert.throws(() => s.transaction(() => {
+          s.putCalendar({ id: 'cal', ownerId: 'u', primary: false, timeZone: 'UTC', seq: s.nextSeq(), data: { summary: 'rolled back' } });
+          assert.equal(s.getCalendar('cal')?.data.summary, 'rolled back');
+          throw new Error('refused');
+        }), /refused/);
+        assert.equal(s.getCalendar('cal')?.data.summary, 'before');
+      } finally {
+        s.close();
+      }
+    });
+
+    it('forgets everything a cascade deletes', async () => {
+      const s = openSqlite();
+      try {
+        s.putConnection({ id: 'k', clientId: 'c', userId: 'u', scopes: ['s'], offline: true, createdAt: 1 });
+        s.putRefreshToken({ hash: 'h', connectionId: 'k' });
+        assert.ok(s.getRefreshToken('h') && s.getConnection('k'));
+        s.deleteConnection('k');
+        assert.equal(s.getRefreshToken('h'), undefined);
+        assert.equal(s.getConnection('k'), undefined);
+        await s.durable();
+      } finally {
+        s.close();
+      }
+    });
+
+    it("sees another connection's commit from the next turn of the event loop", async () => {
+      const path = tempDb();
+      const s = openSqlite(path);
+      const other = openSqlite(path);
+      try {
+        s.putEvent(event('r', 'e', { seq: s.nextSeq(), data: { summary: 'ours' } }));
+        await s.durable();
+        assert.equal(s.getEvent('r', 'e')?.data.summary, 'ours');
+        other.putEvent(event('r', 'e', { seq: other.nextSeq(), data: { summary: 'theirs' } }));
+        await other.durable();
+        await new Promise((resolve) => setImmediate(resolve));
+        assert.equal(s.getEvent('r', 'e')?.data.summary, 'theirs');
+      } finally {
+        other.close();
+        s.close();
+      }
+    });
+  });
+
   describe('the change sequence', () => {
     // A connection left open without close() stands for a killed process: its commits (once
     // durable() settles) are in the WAL, and nothing it held only in memory reaches the next opener.

@@ -1,0 +1,52 @@
+// The SQLite backend's cache of point lookups (sqlite.ts). Every calendar API call reads its
+// calendar, most read one event, and every token request reads a client, a refresh token and
+// a connection; each of those is an SQL statement plus JSON parsing, several times what the
+// rest of a cached read costs. Records read are read-only (Store), so the cache hands out one
+// deeply frozen record to every reader, as the memory backend does.
+//
+// The store keeps it true: a put or delete forgets its key, cascades and rollbacks forget
+// everything, and so does a commit by another connection to the same file (sqlite.ts checks).
+// Bounded: it starts over when it holds LIMIT records.
+
+export type CachedKind = 'calendar' | 'event' | 'client' | 'user' | 'connection' | 'refreshToken';
+
+const LIMIT = 20_000;
+
+export class ReadCache {
+  readonly #kinds = new Map<CachedKind, Map<string, object>>();
+  #size = 0;
+
+  /** The cached record, else `load()`'s, frozen and kept (misses are not kept). */
+  get<T extends object>(kind: CachedKind, key: string, load: () => T | undefined): T | undefined {
+    const hit = this.#kinds.get(kind)?.get(key);
+    if (hit !== undefined) return hit as T;
+    const loaded = load();
+    if (loaded === undefined) return undefined;
+    if (this.#size >= LIMIT) this.clear();
+    let records = this.#kinds.get(kind);
+    if (records === undefined) {
+      records = new Map();
+      this.#kinds.set(kind, records);
+    }
+    records.set(key, deepFreeze(loaded));
+    this.#size++;
+    return loaded;
+  }
+
+  forget(kind: CachedKind, key: string): void {
+    if (this.#kinds.get(kind)?.delete(key) === true) this.#size--;
+  }
+
+  clear(): void {
+    this.#kinds.clear();
+    this.#size = 0;
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}
