@@ -276,7 +276,7 @@ function respondEnvelope(
     parts.push(item);
   }
   parts.push(CLOSE);
-  return respondText(call, etag, Buffer.concat(parts));
+  return respondText(call, etag, parts);
 }
 
 function cursorNumber(cursor: JsonObject | undefined, key: string): number | undefined {

@@ -4,8 +4,11 @@
 export interface Result {
   status: number;
   headers: Record<string, string>;
-  /** The serialised body (UTF-8 bytes when already encoded); null for an empty body. */
-  body: string | Buffer | null;
+  /**
+   * The serialised body (UTF-8 bytes when already encoded; several buffers are sent one after
+   * another, as a list page of cached renderings is); null for an empty body.
+   */
+  body: string | Buffer | readonly Buffer[] | null;
 }
 
 const JSON_TYPE = 'application/json; charset=UTF-8';
@@ -15,7 +18,7 @@ export function json(status: number, value: unknown, headers: Record<string, str
 }
 
 /** A JSON body already serialised (cached renderings). */
-export function jsonText(status: number, text: string | Buffer, headers: Record<string, string> = {}): Result {
+export function jsonText(status: number, text: string | Buffer | readonly Buffer[], headers: Record<string, string> = {}): Result {
   return { status, headers: { 'Content-Type': JSON_TYPE, ...headers }, body: text };
 }
 

@@ -15,6 +15,12 @@ import type { CalendarCall, CalendarHandler } from '../../src/calendar/context.t
 import { eventHandlers } from '../../src/calendar/events.ts';
 import { freebusyQuery } from '../../src/calendar/freebusy.ts';
 
+/** A handler's body as text: a string, one buffer, or several sent one after another. */
+function bodyText(body: string | Buffer | readonly Buffer[] | null): string {
+  if (body === null || typeof body === 'string') return body ?? '';
+  return (Buffer.isBuffer(body) ? body : Buffer.concat(body)).toString('utf8');
+}
+
 const EMAIL = 'many@example.com';
 const DAYS = 3000;
 
@@ -97,7 +103,7 @@ describe('windowed reads touch only the window', () => {
         params: { calendarId: 'primary' },
       });
       assert.equal(result.status, 200);
-      const items = JSON.parse(result.body as string).items as Array<{ id: string }>;
+      const items = JSON.parse(bodyText(result.body)).items as Array<{ id: string }>;
       assert.equal(items.length, 2, 'the day event and the series (or its instance)');
       assert.equal(counter.calls.get('listEventsOverlapping'), 1);
       assert.equal(counter.calls.get('listEventsPage'), undefined);
@@ -115,7 +121,7 @@ describe('windowed reads touch only the window', () => {
       body: { timeMin: '2024-06-01T00:00:00Z', timeMax: '2024-06-02T00:00:00Z', items: [{ id: 'primary' }] },
     });
     assert.equal(result.status, 200);
-    assert.deepEqual(JSON.parse(result.body as string).calendars.primary.busy, [
+    assert.deepEqual(JSON.parse(bodyText(result.body)).calendars.primary.busy, [
       { start: '2024-06-01T08:00:00Z', end: '2024-06-01T08:30:00Z' },
       { start: '2024-06-01T10:00:00Z', end: '2024-06-01T11:00:00Z' },
     ]);

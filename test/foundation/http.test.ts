@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { AddressInfo } from 'node:net';
 import { silentLogger } from '../../src/http/log.ts';
-import { json } from '../../src/http/result.ts';
+import { json, jsonText } from '../../src/http/result.ts';
 import type { Handler, Surface } from '../../src/http/surface.ts';
 import { Router } from '../../src/http/router.ts';
 import { createHttpServer } from '../../src/server.ts';
@@ -79,7 +79,9 @@ describe('answers wait for the store commit (group commit, Store.durable)', () =
   const surface: Surface = {
     name: 'test',
     owns: () => true,
-    routes: new Router<Handler>().add('POST', '/write', () => json(200, { written: true })),
+    routes: new Router<Handler>()
+      .add('POST', '/write', () => json(200, { written: true }))
+      .add('GET', '/parts', () => jsonText(200, [Buffer.from('{"items":['), Buffer.from('1'), Buffer.from(','), Buffer.from('"é"'), Buffer.from(']}')])),
     renderError: () => json(500, { error: 'rendered by the surface' }),
   };
 
@@ -108,6 +110,14 @@ describe('answers wait for the store commit (group commit, Store.durable)', () =
       const res = await response;
       assert.equal(res.status, 200);
       assert.deepEqual(await res.json(), { written: true });
+    });
+  });
+
+  it('sends a body given as several buffers in order, with their total length', async () => {
+    await withServer(() => undefined, async (url) => {
+      const res = await fetch(`${url}/parts`);
+      assert.equal(res.headers.get('content-length'), String(Buffer.byteLength('{"items":[1,"é"]}')));
+      assert.deepEqual(await res.json(), { items: [1, 'é'] });
     });
   });
 
