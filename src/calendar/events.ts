@@ -27,7 +27,7 @@ import { resolveOwnedCalendar, calendarText } from './calendars.ts';
 import { checkIfMatch, etagFor } from './etag.ts';
 import { EventInputError, createEventRecord, deleteEvent, eventInputToGoogle, findTarget, writeEvent } from './event-write.ts';
 import type { EventTarget, WriteContext, WriteMode } from './event-write.ts';
-import { eventText, instanceText, occurrenceText, renderEvent, renderTombstone, textContext } from './event-resource.ts';
+import { eventText, instanceText, itemJson, occurrenceText, renderEvent, renderTombstone, textContext } from './event-resource.ts';
 import type { RenderContext, TextContext } from './event-resource.ts';
 import {
   ExpansionLimitError,
@@ -94,8 +94,8 @@ function targetEtag(target: EventTarget): string {
   return etagFor(target.kind === 'record' ? target.record.seq : target.master.seq);
 }
 
-/** The wire Event a target names, as UTF-8 JSON. */
-function targetText(target: EventTarget, tc: TextContext): Buffer {
+/** The wire Event a target names, as a list item (event-resource.ts). */
+function targetItem(target: EventTarget, tc: TextContext): Buffer {
   if (target.kind === 'record') return eventText(target.record, tc);
   const times = occurrenceTimes(target.series, target.key, tc.ctx.calendar.timeZone);
   return instanceText(target.master, target.series, target.key, target.id, times, target.master.status === 'cancelled', tc);
@@ -109,7 +109,7 @@ const get: CalendarHandler = (call) => {
   const ctx = renderContext(call, calendar);
   // events.get always returns cancelled events too (METHODS.md §2.10).
   const target = targetOf(call, calendar);
-  return respondText(call, targetEtag(target), targetText(target, textContext(call.app, ctx)));
+  return respondText(call, targetEtag(target), itemJson(targetItem(target, textContext(call.app, ctx))));
 };
 
 const insert: CalendarHandler = (call) => {
@@ -245,7 +245,6 @@ function defaultReminders(call: CalendarCall, calendar: CalendarRecord): Json {
   return Array.isArray(reminders) ? reminders : [];
 }
 
-const COMMA = Buffer.from(',');
 const CLOSE = Buffer.from(']}');
 
 /** The Events envelope (METHODS.md §3.7, BEHAVIOUR.md §2.4) around items already serialised. */
@@ -270,11 +269,10 @@ function respondEnvelope(
   }
   // `items` last, spliced in as bytes: the envelope object is never empty, so it ends in `}`.
   const head = JSON.stringify(out);
-  const parts: Buffer[] = [Buffer.from(`${head.slice(0, -1)},"items":[`, 'utf8')];
-  for (const item of page.items) {
-    if (parts.length > 1) parts.push(COMMA);
-    parts.push(item);
-  }
+  // Items are list items (event-resource.ts), each ending in a comma; the last one's is dropped.
+  const parts: Buffer[] = [Buffer.from(`${head.slice(0, -1)},"items":[`, 'utf8'), ...page.items];
+  const last = parts.length - 1;
+  if (last > 0) parts[last] = itemJson(parts[last] as Buffer);
   parts.push(CLOSE);
   return respondText(call, etag, parts);
 }
@@ -308,7 +306,7 @@ interface ListState {
 }
 
 interface Page {
-  /** Rendered events, as UTF-8 JSON. */
+  /** Rendered events, as list items (UTF-8 JSON, each followed by a comma). */
   items: Buffer[];
   watermark: number;
   updatedMs: number;
@@ -362,8 +360,9 @@ const list: CalendarHandler = (call) => {
   return respondEnvelope(call, calendar, { ...page, next });
 };
 
+/** A tombstone as a list item, like the cached renderings: JSON and a comma. */
 function tombstoneText(record: EventRecord, ctx: RenderContext): Buffer {
-  return Buffer.from(JSON.stringify(renderTombstone(record, ctx)), 'utf8');
+  return Buffer.from(`${JSON.stringify(renderTombstone(record, ctx))},`, 'utf8');
 }
 
 /**
@@ -539,7 +538,7 @@ const instances: CalendarHandler = (call) => {
     const target = findTarget(call.app.store, calendar, instanceIdFor(master, calendar, originalStart));
     if (target === undefined) return finish([], undefined, master.updatedMs);
     const status = target.kind === 'record' ? target.record.status : target.master.status;
-    return finish(showDeleted || status !== 'cancelled' ? [targetText(target, tc)] : [], undefined, master.updatedMs);
+    return finish(showDeleted || status !== 'cancelled' ? [targetItem(target, tc)] : [], undefined, master.updatedMs);
   }
   const start = cursorNumber(cursor, 't');
   const id = cursorString(cursor, 'i');
