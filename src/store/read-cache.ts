@@ -18,19 +18,27 @@ export class ReadCache {
 
   /** The cached record, else `load()`'s, frozen and kept (misses are not kept). */
   get<T extends object>(kind: CachedKind, key: string, load: () => T | undefined): T | undefined {
-    const hit = this.#kinds.get(kind)?.get(key);
-    if (hit !== undefined) return hit as T;
+    const hit = this.peek<T>(kind, key);
+    if (hit !== undefined) return hit;
     const loaded = load();
-    if (loaded === undefined) return undefined;
+    return loaded === undefined ? undefined : this.put(kind, key, loaded);
+  }
+
+  peek<T extends object>(kind: CachedKind, key: string): T | undefined {
+    return this.#kinds.get(kind)?.get(key) as T | undefined;
+  }
+
+  /** Keeps `record`, freezing it, and returns it. */
+  put<T extends object>(kind: CachedKind, key: string, record: T): T {
     if (this.#size >= LIMIT) this.clear();
     let records = this.#kinds.get(kind);
     if (records === undefined) {
       records = new Map();
       this.#kinds.set(kind, records);
     }
-    records.set(key, deepFreeze(loaded));
-    this.#size++;
-    return loaded;
+    if (!records.has(key)) this.#size++;
+    records.set(key, deepFreeze(record));
+    return record;
   }
 
   forget(kind: CachedKind, key: string): void {
