@@ -217,7 +217,7 @@ describe('sqlite store', sqliteSkip, () => {
   });
 
   describe('group commit', () => {
-    it('commits the writes of one turn of the event loop together, once durable() settles', async () => {
+    it('commits the writes made together in one group, once durable() settles', async () => {
       const path = tempDb();
       const s = openSqlite(path);
       const other = new sqlite!.DatabaseSync(path);
@@ -232,8 +232,13 @@ describe('sqlite store', sqliteSkip, () => {
         // This connection sees its writes at once; another one only after the COMMIT.
         assert.ok(s.getEvent('g', 'two'));
         assert.equal(visible(), 0);
+        // A write in the next turn of the event loop still joins (the COMMIT waits two check phases).
+        await new Promise((resolve) => setImmediate(resolve));
+        s.putEvent(event('g', 'three', { seq: s.nextSeq() }));
+        assert.equal(s.durable(), pending);
+        assert.equal(visible(), 0);
         await pending;
-        assert.equal(visible(), 2);
+        assert.equal(visible(), 3);
         assert.equal(s.durable(), undefined);
       } finally {
         other.close();
