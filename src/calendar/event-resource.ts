@@ -247,7 +247,7 @@ export class RenderCache {
   text(texts: Map<string, CachedText>, id: string, seq: number, variant: string, render: () => JsonObject): Buffer {
     const cached = texts.get(id);
     if (cached !== undefined && cached.seq === seq && cached.variant === variant) return cached.text;
-    const text = Buffer.from(`${JSON.stringify(render())},`, 'utf8');
+    const text = listItem(render());
     const bytes = this.#bytes + text.length - (cached?.text.length ?? 0);
     if (bytes > TEXT_CACHE_BYTES) this.clear();
     this.#bytes = bytes > TEXT_CACHE_BYTES ? text.length : bytes;
@@ -287,6 +287,11 @@ export interface TextContext {
 export function textContext(app: App, ctx: RenderContext): TextContext {
   const cache = renderCache(app);
   return { ctx, cache, texts: cache.scope(ctx) };
+}
+
+/** A wire value as a list item: its UTF-8 JSON followed by a comma. */
+export function listItem(value: JsonObject): Buffer {
+  return Buffer.from(`${JSON.stringify(value)},`, 'utf8');
 }
 
 /** A list item's JSON alone, without its trailing comma. */

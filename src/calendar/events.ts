@@ -27,7 +27,7 @@ import { resolveOwnedCalendar, calendarText } from './calendars.ts';
 import { checkIfMatch, etagFor } from './etag.ts';
 import { EventInputError, createEventRecord, deleteEvent, eventInputToGoogle, findTarget, writeEvent } from './event-write.ts';
 import type { EventTarget, WriteContext, WriteMode } from './event-write.ts';
-import { eventText, instanceText, itemJson, occurrenceText, renderEvent, renderTombstone, textContext } from './event-resource.ts';
+import { eventText, instanceText, itemJson, listItem, occurrenceText, renderEvent, renderTombstone, textContext } from './event-resource.ts';
 import type { RenderContext, TextContext } from './event-resource.ts';
 import {
   ExpansionLimitError,
@@ -360,9 +360,8 @@ const list: CalendarHandler = (call) => {
   return respondEnvelope(call, calendar, { ...page, next });
 };
 
-/** A tombstone as a list item, like the cached renderings: JSON and a comma. */
 function tombstoneText(record: EventRecord, ctx: RenderContext): Buffer {
-  return Buffer.from(`${JSON.stringify(renderTombstone(record, ctx))},`, 'utf8');
+  return listItem(renderTombstone(record, ctx));
 }
 
 /**

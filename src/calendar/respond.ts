@@ -28,9 +28,9 @@ export function respond(call: CalendarCall, value: { readonly etag?: unknown }, 
 }
 
 /**
- * respond() for a value already serialised to UTF-8 (cached renderings, or their concatenation as
- * a list of buffers) whose etag is `etag`: the text
- * goes out as it is unless `fields` or `prettyPrint` need the value, which is then parsed back.
+ * respond() for a value already serialised to UTF-8 (a cached rendering, or a list page as its
+ * parts) whose etag is `etag`: the text goes out as it is unless `fields` or `prettyPrint` need
+ * the value, which is then parsed back.
  */
 export function respondText(call: CalendarCall, etag: string, text: Buffer | readonly Buffer[]): Result {
   const query = call.req.query;

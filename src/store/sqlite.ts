@@ -4,9 +4,10 @@
 //   transaction (BEGIN IMMEDIATE) that every write joins until the event loop's second check
 //   phase from then (setImmediate), where one COMMIT lands them all: each commit writes its WAL
 //   pages and takes the file locks, which costs more than the rest of a small request, so
-//   requests that arrive together share it. durable() is the promise of that COMMIT; the HTTP layer answers
-//   only after it settles, so a killed process still loses nothing it acknowledged (only a power
-//   loss can drop the last commits; see https://www.sqlite.org/pragma.html#pragma_synchronous).
+//   requests that arrive together share it. durable() is the promise of that COMMIT; the HTTP
+//   layer answers only after it settles, so a killed process still loses nothing it acknowledged
+//   (only a power loss can drop the last commits; see
+//   https://www.sqlite.org/pragma.html#pragma_synchronous).
 // - Schema: versioned. `meta.schema_version` records how many entries of MIGRATIONS have been
 //   applied; openSqliteStore applies the missing ones in one transaction and refuses a database
 //   written by a newer version of this code.
@@ -710,9 +711,25 @@ export class SqliteStore implements Store {
     if (this.#dataVersion.get()?.['data_version'] !== this.#dataVersionSeen) this.#reloadSeq();
   }
 
-  #cached<T extends object>(kind: CachedKind, key: string, load: () => T | undefined): T | undefined {
+  /** A point lookup through the read cache: `statement` with `args` finds the row. */
+  #lookup<R, T extends object>(
+    kind: CachedKind,
+    key: string,
+    statement: StatementSync,
+    toRecord: (row: R) => T,
+    ...args: SQLInputValue[]
+  ): T | undefined {
     this.#noticeOtherConnections();
-    return this.#cache.get(kind, key, load);
+    return this.#cache.get(kind, key, () => {
+      const row = rowAs<R>(statement.get(...args));
+      return row && toRecord(row);
+    });
+  }
+
+  /** Runs a writing statement in the open group (opening one if needed). */
+  #write(statement: StatementSync, ...args: SQLInputValue[]): void {
+    this.#joinGroup();
+    statement.run(...args);
   }
 
   /** Opens the group transaction unless one is open; its COMMIT runs two check phases later. */
@@ -740,7 +757,6 @@ export class SqliteStore implements Store {
   #commitGroup(): void {
     const group = this.#group;
     if (group === undefined) return;
-
     this.#group = undefined;
     clearImmediate(group.timer);
     try {
@@ -810,16 +826,14 @@ export class SqliteStore implements Store {
     return row === undefined ? undefined : (row['value'] as string);
   }
   setMeta(key: string, value: string): void {
-    this.#joinGroup();
-    this.#setMeta.run(key, value);
+    this.#write(this.#setMeta, key, value);
   }
   nextSeq(): number {
     // Another connection may have moved the reservation (inside a group, joinGroup has looked).
     if (this.#group === undefined) this.#catchUpWithOthers();
     const seq = ++this.#seq;
     if (seq > this.#reserved) {
-      this.#joinGroup();
-      this.#setMeta.run('seq', String(seq + SEQ_RESERVATION - 1));
+      this.#write(this.#setMeta, 'seq', String(seq + SEQ_RESERVATION - 1));
       this.#reserved = seq + SEQ_RESERVATION - 1;
     }
     return seq;
@@ -833,30 +847,22 @@ export class SqliteStore implements Store {
   }
 
   putClient(c: ClientRecord): void {
-    this.#joinGroup();
-    this.#putClient.run(c.id, c.secretHash, JSON.stringify(c.redirectUris));
+    this.#write(this.#putClient, c.id, c.secretHash, JSON.stringify(c.redirectUris));
     this.#cache.forget('client', c.id);
   }
   getClient(id: string): ClientRecord | undefined {
-    return this.#cached('client', id, () => {
-      const r = rowAs<ClientRow>(this.#getClient.get(id));
-      return r && toClient(r);
-    });
+    return this.#lookup('client', id, this.#getClient, toClient, id);
   }
   listClients(): ClientRecord[] {
     return rowsAs<ClientRow>(this.#listClients.all()).map(toClient);
   }
 
   putUser(u: UserRecord): void {
-    this.#joinGroup();
-    this.#putUser.run(u.id, u.name, u.email, u.timeZone, u.position);
+    this.#write(this.#putUser, u.id, u.name, u.email, u.timeZone, u.position);
     this.#cache.forget('user', u.id);
   }
   getUser(id: string): UserRecord | undefined {
-    return this.#cached('user', id, () => {
-      const r = rowAs<UserRow>(this.#getUser.get(id));
-      return r && toUser(r);
-    });
+    return this.#lookup('user', id, this.#getUser, toUser, id);
   }
   listUsers(): UserRecord[] {
     return rowsAs<UserRow>(this.#listUsers.all()).map(toUser);
@@ -869,23 +875,18 @@ export class SqliteStore implements Store {
   }
 
   putCalendar(c: CalendarRecord): void {
-    this.#joinGroup();
-    this.#putCalendar.run(c.id, c.ownerId, b(c.primary), c.timeZone, c.seq, JSON.stringify(c.data));
+    this.#write(this.#putCalendar, c.id, c.ownerId, b(c.primary), c.timeZone, c.seq, JSON.stringify(c.data));
     this.#cache.forget('calendar', c.id);
   }
   getCalendar(id: string): CalendarRecord | undefined {
-    return this.#cached('calendar', id, () => {
-      const r = rowAs<CalendarRow>(this.#getCalendar.get(id));
-      return r && toCalendar(r);
-    });
+    return this.#lookup('calendar', id, this.#getCalendar, toCalendar, id);
   }
   listCalendarsByOwner(ownerId: string): CalendarRecord[] {
     return rowsAs<CalendarRow>(this.#listCalendarsByOwner.all(ownerId)).map(toCalendar);
   }
 
   putCalendarListEntry(e: CalendarListEntryRecord): void {
-    this.#joinGroup();
-    this.#putEntry.run(e.userId, e.calendarId, b(e.deleted), b(e.hidden), e.seq, JSON.stringify(e.data));
+    this.#write(this.#putEntry, e.userId, e.calendarId, b(e.deleted), b(e.hidden), e.seq, JSON.stringify(e.data));
   }
   getCalendarListEntry(userId: string, calendarId: string): CalendarListEntryRecord | undefined {
     const r = rowAs<EntryRow>(this.#getEntry.get(userId, calendarId));
@@ -896,9 +897,8 @@ export class SqliteStore implements Store {
   }
 
   putEvent(e: EventRecord): void {
-
-    this.#joinGroup();
-    this.#putEvent.run(
+    this.#write(
+      this.#putEvent,
       e.calendarId,
       e.id,
       e.seq,
@@ -916,10 +916,7 @@ export class SqliteStore implements Store {
     this.#cache.forget('event', eventKey(e.calendarId, e.id));
   }
   getEvent(calendarId: string, id: string): EventRecord | undefined {
-    return this.#cached('event', eventKey(calendarId, id), () => {
-      const r = rowAs<EventRow>(this.#getEvent.get(calendarId, id));
-      return r && toEvent(r);
-    });
+    return this.#lookup('event', eventKey(calendarId, id), this.#getEvent, toEvent, calendarId, id);
   }
   listEventsOverlapping(calendarId: string, fromMs: number, toMs: number): EventRecord[] {
     const args: SQLInputValue[] = [calendarId, fromMs - SHORT_EVENT_MAX_MS, toMs, fromMs, calendarId, toMs, fromMs];
@@ -967,15 +964,11 @@ export class SqliteStore implements Store {
   }
 
   putConnection(c: ConnectionRecord): void {
-    this.#joinGroup();
-    this.#putConnection.run(c.id, c.clientId, c.userId, JSON.stringify(c.scopes), b(c.offline), c.createdAt);
+    this.#write(this.#putConnection, c.id, c.clientId, c.userId, JSON.stringify(c.scopes), b(c.offline), c.createdAt);
     this.#cache.forget('connection', c.id);
   }
   getConnection(id: string): ConnectionRecord | undefined {
-    return this.#cached('connection', id, () => {
-      const r = rowAs<ConnectionRow>(this.#getConnection.get(id));
-      return r && toConnection(r);
-    });
+    return this.#lookup('connection', id, this.#getConnection, toConnection, id);
   }
   listConnections(): ConnectionRecord[] {
     return rowsAs<ConnectionRow>(this.#listConnections.all()).map(toConnection);
@@ -988,29 +981,24 @@ export class SqliteStore implements Store {
   }
 
   putAccessToken(t: AccessTokenRecord): void {
-    this.#joinGroup();
-    this.#putAccessToken.run(t.hash, t.connectionId, t.expiresAt);
+    this.#write(this.#putAccessToken, t.hash, t.connectionId, t.expiresAt);
   }
   getAccessToken(hash: string): AccessTokenRecord | undefined {
     const r = rowAs<AccessTokenRow>(this.#getAccessToken.get(hash));
     return r && toAccessToken(r);
   }
   putRefreshToken(t: RefreshTokenRecord): void {
-    this.#joinGroup();
-    this.#putRefreshToken.run(t.hash, t.connectionId);
+    this.#write(this.#putRefreshToken, t.hash, t.connectionId);
     this.#cache.forget('refreshToken', t.hash);
   }
   getRefreshToken(hash: string): RefreshTokenRecord | undefined {
-    return this.#cached('refreshToken', hash, () => {
-      const r = rowAs<RefreshTokenRow>(this.#getRefreshToken.get(hash));
-      return r && toRefreshToken(r);
-    });
+    return this.#lookup('refreshToken', hash, this.#getRefreshToken, toRefreshToken, hash);
   }
 
   putChannel(c: ChannelRecord): void {
-    this.#joinGroup();
     const [kind, key] = resourceColumns(c.resource);
-    this.#putChannel.run(
+    this.#write(
+      this.#putChannel,
       c.id,
       c.resourceId,
       c.resourceUri,
@@ -1035,8 +1023,7 @@ export class SqliteStore implements Store {
     return rowsAs<ChannelRow>(this.#listChannelsWatching.all(...resourceColumns(resource))).map(toChannel);
   }
   deleteChannel(id: string): void {
-    this.#joinGroup();
-    this.#deleteChannel.run(id);
+    this.#write(this.#deleteChannel, id);
   }
 }
 
