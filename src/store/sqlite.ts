@@ -30,6 +30,7 @@
 // second process on the same file still never makes the sequence go backwards.
 
 import type { DatabaseSync, StatementSync, SQLInputValue } from 'node:sqlite';
+import { Checkpointer, FALLBACK_AUTOCHECKPOINT_PAGES } from './checkpointer.ts';
 import { ReadCache } from './read-cache.ts';
 import type { CachedKind } from './read-cache.ts';
 import type {
@@ -448,11 +449,10 @@ export function openSqliteStore(path: string, sqlite: typeof import('node:sqlite
     db.exec('PRAGMA busy_timeout = 5000');
     db.exec('PRAGMA journal_mode = WAL');
     db.exec('PRAGMA synchronous = NORMAL');
-    // Checkpoint every ~16 MB of WAL instead of ~4 MB: each checkpoint fsyncs, and fewer of them
-    // noticeably raise the rate of small write transactions.
-    db.exec('PRAGMA wal_autocheckpoint = 4000');
+    // Checkpoints run on a worker thread (checkpointer.ts); this connection's own is a safety net.
+    db.exec(`PRAGMA wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
     migrate(db, path);
-    return new SqliteStore(db);
+    return new SqliteStore(db, new Checkpointer(path));
   } catch (err) {
     db.close();
     throw err;
@@ -462,6 +462,7 @@ export function openSqliteStore(path: string, sqlite: typeof import('node:sqlite
 export class SqliteStore implements Store {
   readonly backend = 'sqlite' as const;
   readonly #db: DatabaseSync;
+  readonly #checkpointer: Checkpointer;
   /** Nesting depth of transaction(): 0 outside, >0 in its SAVEPOINTs. */
   #depth = 0;
   #closed = false;
@@ -535,8 +536,9 @@ export class SqliteStore implements Store {
   readonly #deleteChannel: StatementSync;
 
   /** Use openSqliteStore, which configures and migrates the database first. */
-  constructor(db: DatabaseSync) {
+  constructor(db: DatabaseSync, checkpointer: Checkpointer) {
     this.#db = db;
+    this.#checkpointer = checkpointer;
     const p = (sql: string): StatementSync => db.prepare(sql);
 
     this.#begin = p('BEGIN IMMEDIATE');
@@ -771,6 +773,7 @@ export class SqliteStore implements Store {
       group.reject(err);
       return;
     }
+    this.#checkpointer.committed();
     group.resolve();
   }
 
@@ -806,6 +809,7 @@ export class SqliteStore implements Store {
     if (this.#closed) return;
     this.#closed = true;
     // Fold the WAL back into the main file so the database is a single file at rest.
+    this.#checkpointer.close();
     try {
       this.#commitGroup();
       // Give back the unused reservation, so a clean restart numbers on without a gap (unless

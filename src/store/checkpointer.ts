@@ -1,0 +1,77 @@
+// Checkpoints of the SQLite WAL, off the event loop.
+//
+// In WAL mode every commit appends pages to the `-wal` file, and a checkpoint copies them back
+// into the database file and fsyncs both. SQLite's automatic checkpoint runs inside the COMMIT
+// that crosses its threshold, so one request in a thousand waited tens of milliseconds for two
+// fsyncs: under a stream of small writes that was more than half of all the time spent
+// committing. Here the main connection's automatic checkpoint is pushed far out, as a safety
+// net, and a worker thread with its own connection runs the checkpoints instead: the main
+// thread only counts commits and posts a message. The worker starts with the first checkpoint
+// it is asked for, so a service that writes little never starts it.
+
+import { Worker } from 'node:worker_threads';
+
+/**
+ * Commits between checkpoints. Every commit writes at least one page, so this checkpoints at
+ * least as often as SQLite's default (1,000 pages).
+ */
+export const COMMITS_PER_CHECKPOINT = 1000;
+
+/**
+ * The main connection's own automatic checkpoint, in pages: reached only when the worker falls
+ * behind (or for a single huge commit, such as seeding a large fixture).
+ */
+export const FALLBACK_AUTOCHECKPOINT_PAGES = 10_000;
+
+/** States of the word shared with the worker: whether a checkpoint runs, or may still start. */
+export const IDLE = 0;
+export const BUSY = 1;
+export const CLOSED = 2;
+
+/** At close, how long to wait for a running checkpoint before checkpointing anyway. */
+const CLOSE_WAIT_MS = 10_000;
+
+export class Checkpointer {
+  readonly #path: string;
+  readonly #state = new Int32Array(new SharedArrayBuffer(4));
+  #worker: Worker | undefined;
+  #commits = 0;
+
+  constructor(path: string) {
+    this.#path = path;
+  }
+
+  /** Called after each COMMIT. */
+  committed(): void {
+    if (++this.#commits < COMMITS_PER_CHECKPOINT) return;
+    this.#commits = 0;
+    this.#worker ??= this.#start();
+    this.#worker.postMessage('checkpoint');
+  }
+
+  /**
+   * Stops the worker, first waiting for a checkpoint it is running: the main connection's own
+   * checkpoint at close would otherwise find the lock taken and leave the WAL behind.
+   */
+  close(): void {
+    const worker = this.#worker;
+    if (worker === undefined) return;
+    this.#worker = undefined;
+    const began = performance.now();
+    while (Atomics.compareExchange(this.#state, 0, IDLE, CLOSED) === BUSY && performance.now() - began < CLOSE_WAIT_MS) {
+      Atomics.wait(this.#state, 0, BUSY, CLOSE_WAIT_MS);
+    }
+    void worker.terminate();
+  }
+
+  #start(): Worker {
+    const worker = new Worker(new URL('./checkpoint-worker.ts', import.meta.url), { workerData: { path: this.#path, state: this.#state } });
+    // A checkpoint that fails is retried by the next request or at close; the thread must
+    // never keep the process alive or bring it down.
+    worker.on('error', () => {
+      if (this.#worker === worker) this.#worker = undefined;
+    });
+    worker.unref();
+    return worker;
+  }
+}
