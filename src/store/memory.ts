@@ -528,9 +528,9 @@ export class MemoryStore implements Store {
       ws.accessByConnection.add(prev.connectionId, hash);
     });
   }
-  getAccessToken(hash: string): AccessTokenRecord | undefined {
+  getAccessToken(hash: string, expiresAt?: number): AccessTokenRecord | undefined {
     const t = this.#ws.accessTokens.get(hash);
-    return t && copyAccessToken(t);
+    return t && (expiresAt === undefined || t.expiresAt === expiresAt) ? copyAccessToken(t) : undefined;
   }
 
   putRefreshToken(token: RefreshTokenRecord): void {

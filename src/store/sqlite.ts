@@ -189,6 +189,23 @@ const MIGRATIONS: readonly string[] = [
   DROP INDEX events_ical_uid;
   CREATE INDEX events_ical_uid ON events (calendar_id, ical_uid) WHERE ical_uid <> id || '@google.com';
   `,
+  // 3: access tokens filed by expiry, then digest. Tokens minted one after another then land
+  // together at the end of the B-tree, a page or two per commit, where a digest alone put each
+  // on a random page (each page a commit touches is 4 KiB of WAL). A token's text carries its
+  // expiry (oauth/tokens.ts), so lookups still hit the primary key.
+  `
+  CREATE TABLE access_tokens_by_expiry (
+    expires_at INTEGER NOT NULL,
+    hash TEXT NOT NULL,
+    connection_id TEXT NOT NULL,
+    PRIMARY KEY (expires_at, hash)
+  ) WITHOUT ROWID;
+  INSERT INTO access_tokens_by_expiry (expires_at, hash, connection_id)
+    SELECT expires_at, hash, connection_id FROM access_tokens;
+  DROP TABLE access_tokens;
+  ALTER TABLE access_tokens_by_expiry RENAME TO access_tokens;
+  CREATE INDEX access_tokens_connection ON access_tokens (connection_id);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -526,6 +543,7 @@ export class SqliteStore implements Store {
 
   readonly #putAccessToken: StatementSync;
   readonly #getAccessToken: StatementSync;
+  readonly #findAccessToken: StatementSync;
   readonly #putRefreshToken: StatementSync;
   readonly #getRefreshToken: StatementSync;
 
@@ -648,11 +666,11 @@ export class SqliteStore implements Store {
       'DELETE FROM connections WHERE id = ?',
     ].map(p);
 
-    this.#putAccessToken = p(
-      'INSERT INTO access_tokens (hash, connection_id, expires_at) VALUES (?, ?, ?) ' +
-        'ON CONFLICT (hash) DO UPDATE SET connection_id = excluded.connection_id, expires_at = excluded.expires_at',
-    );
-    this.#getAccessToken = p('SELECT * FROM access_tokens WHERE hash = ?');
+    this.#putAccessToken = p('INSERT INTO access_tokens (hash, connection_id, expires_at) VALUES (?, ?, ?)');
+    this.#getAccessToken = p('SELECT * FROM access_tokens WHERE expires_at = ? AND hash = ?');
+    // A token whose text gives no expiry (issued before they did) is searched for: rare, and
+    // such tokens are at most an hour old.
+    this.#findAccessToken = p('SELECT * FROM access_tokens WHERE hash = ?');
     this.#putRefreshToken = p(
       'INSERT INTO refresh_tokens (hash, connection_id) VALUES (?, ?) ' +
         'ON CONFLICT (hash) DO UPDATE SET connection_id = excluded.connection_id',
@@ -987,8 +1005,8 @@ export class SqliteStore implements Store {
   putAccessToken(t: AccessTokenRecord): void {
     this.#write(this.#putAccessToken, t.hash, t.connectionId, t.expiresAt);
   }
-  getAccessToken(hash: string): AccessTokenRecord | undefined {
-    const r = rowAs<AccessTokenRow>(this.#getAccessToken.get(hash));
+  getAccessToken(hash: string, expiresAt?: number): AccessTokenRecord | undefined {
+    const r = rowAs<AccessTokenRow>(expiresAt === undefined ? this.#findAccessToken.get(hash) : this.#getAccessToken.get(expiresAt, hash));
     return r && toAccessToken(r);
   }
   putRefreshToken(t: RefreshTokenRecord): void {

@@ -194,8 +194,14 @@ export interface Store {
   /** Deletes the connection with its access tokens, refresh tokens and channels. */
   deleteConnection(id: string): void;
 
+  /** A new token: digests are unique (tokens are random), and a token is never put twice. */
   putAccessToken(token: AccessTokenRecord): void;
-  getAccessToken(hash: string): AccessTokenRecord | undefined;
+  /**
+   * The token with this digest. `expiresAt`, when the caller knows it (a token's text carries
+   * it, see oauth/tokens.ts), is the expiry it was put with; a backend may find it by that, and a
+   * token put with another expiry is not this one.
+   */
+  getAccessToken(hash: string, expiresAt?: number): AccessTokenRecord | undefined;
   putRefreshToken(token: RefreshTokenRecord): void;
   getRefreshToken(hash: string): RefreshTokenRecord | undefined;
 

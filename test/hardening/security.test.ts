@@ -110,7 +110,7 @@ describe('constant-time comparison', () => {
     assert.match(source('clients.ts'), /safeEqual\(sha256\(credentials\.secret\), client\?\.secretHash/);
     assert.match(source('pkce.ts'), /safeEqual\(s256Challenge\(verifier\), challenge\)/);
     assert.match(source('hash.ts'), /timingSafeEqual\(left, right\)/);
-    assert.match(source('tokens.ts'), /getAccessToken\(sha256\(token\)\)/);
+    assert.match(source('tokens.ts'), /getAccessToken\(sha256\(token\), expiresAt\)/);
     assert.match(source('pending.ts'), /#map\.get\(sha256\(nonce\)/);
     // No plain === on anything secret-looking anywhere in the OAuth code (comparisons with '',
     // undefined or a fixed keyword are not comparisons of secrets).

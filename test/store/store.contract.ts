@@ -23,7 +23,7 @@ export interface ContractOptions {
 
 const DAY = 24 * 60 * 60 * 1000;
 const WEEK = 7 * DAY;
-const T0 = Date.UTC(2024, 0, 1);
+export const T0 = Date.UTC(2024, 0, 1);
 
 export function user(id: string, position = 0, extra: Partial<UserRecord> = {}): UserRecord {
   return { id, name: `User ${id}`, email: `${id}@example.test`, timeZone: 'Europe/Paris', position, ...extra };
@@ -500,8 +500,12 @@ export function storeContract(name: string, open: () => Promise<Store> | Store, 
           assert.equal(s.getAccessToken('h2'), undefined);
           assert.deepEqual(s.getRefreshToken('h2'), refreshToken('h2', 'k1'));
           assert.equal(s.getRefreshToken('h1'), undefined);
-          s.putAccessToken(accessToken('h1', 'k2', T0));
-          assert.deepEqual(s.getAccessToken('h1'), accessToken('h1', 'k2', T0));
+          // With the expiry the token was put with (a token's text carries it), or without.
+          assert.deepEqual(s.getAccessToken('h1', T0 + 3600_000), accessToken('h1', 'k1'));
+          assert.equal(s.getAccessToken('h1', T0), undefined);
+          s.putAccessToken(accessToken('h3', 'k1', T0));
+          assert.deepEqual(s.getAccessToken('h3', T0), accessToken('h3', 'k1', T0));
+          assert.equal(s.getAccessToken('h3', T0 + 3600_000), undefined);
           s.putRefreshToken(refreshToken('h2', 'k2'));
           assert.deepEqual(s.getRefreshToken('h2'), refreshToken('h2', 'k2'));
         }));
@@ -660,7 +664,7 @@ export function storeContract(name: string, open: () => Promise<Store> | Store, 
       const keys = {
         users: ['alice', 'bob', 'carol'],
         calendars: ['alice@example.test', 'alice-team', 'bob@example.test', 'new'],
-        hashes: ['ha', 'hra', 'hb', 'hrb', 'hnew'],
+        hashes: ['ha', 'hra', 'hb', 'hrb', 'hnew', 'hc'],
         meta: ['fixture', 'other'],
       };
 
@@ -682,7 +686,7 @@ export function storeContract(name: string, open: () => Promise<Store> | Store, 
         s.putEvent(event('bob@example.test', 'e3', { seq: 51, recurringEventId: 'e1' }));
         s.putConnection(connection('kc', 'carol'));
         s.putAccessToken(accessToken('hnew', 'kc'));
-        s.putAccessToken(accessToken('hb', 'kc'));
+        s.putAccessToken(accessToken('hc', 'kc', T0 + 7200_000));
         s.putRefreshToken(refreshToken('hrb', 'kc'));
         s.putChannel(channel('ch-new', 'kc'));
         s.putChannel(channel('ch-bob-own', 'kb', { nextMessageNumber: 9 }));

@@ -13,7 +13,7 @@ import { MemoryStore } from '../../src/store/memory.ts';
 import { openStore, sqliteAvailable, StoreUnavailableError } from '../../src/store/open.ts';
 import { EVENT_QUERIES, openSqliteStore, SCHEMA_VERSION, SchemaVersionError } from '../../src/store/sqlite.ts';
 import type { EventRecord, Store } from '../../src/store/store.ts';
-import { event, storeContract } from './store.contract.ts';
+import { accessToken, event, storeContract, T0 } from './store.contract.ts';
 
 const hasSqlite = await sqliteAvailable();
 const NO_SQLITE = 'node:sqlite needs Node >= 22.13';
@@ -178,8 +178,7 @@ describe('sqlite store', sqliteSkip, () => {
     v1.close();
     const again = openSqlite(path);
     try {
-      assert.equal(SCHEMA_VERSION, 2);
-      assert.equal(again.getMeta('schema_version'), '2');
+      assert.equal(again.getMeta('schema_version'), String(SCHEMA_VERSION));
       assert.deepEqual(ids(again.listEventsByICalUID('c', 'abcde@google.com')), ['abcde']);
       assert.deepEqual(ids(again.listEventsByICalUID('c', 'custom')), ['other']);
     } finally {
@@ -191,6 +190,42 @@ describe('sqlite store', sqliteSkip, () => {
       assert.match(sql, /WHERE ical_uid <> id \|\| '@google\.com'$/);
       // Only the event with its own iCalUID has an entry.
       assert.equal(check.prepare('SELECT count(*) AS n FROM events INDEXED BY events_ical_uid WHERE ical_uid <> id || \'@google.com\'').get()?.['n'], 1);
+    } finally {
+      check.close();
+    }
+  });
+
+  it('upgrades a version 2 database: access tokens filed by expiry keep working, old and new', () => {
+    const path = tempDb();
+    openSqlite(path).close();
+    // Back to the version 2 table: filed by digest alone, with one token in it.
+    const v2 = new sqlite!.DatabaseSync(path);
+    v2.exec(`DROP TABLE access_tokens;
+      CREATE TABLE access_tokens (hash TEXT PRIMARY KEY, connection_id TEXT NOT NULL, expires_at INTEGER NOT NULL) WITHOUT ROWID;
+      CREATE INDEX access_tokens_connection ON access_tokens (connection_id);
+      INSERT INTO access_tokens VALUES ('old', 'k1', ${T0 + 60_000});
+      UPDATE meta SET value = '2' WHERE key = 'schema_version'`);
+    v2.close();
+    const again = openSqlite(path);
+    try {
+      assert.equal(again.getMeta('schema_version'), String(SCHEMA_VERSION));
+      assert.deepEqual(again.getAccessToken('old'), accessToken('old', 'k1', T0 + 60_000));
+      assert.deepEqual(again.getAccessToken('old', T0 + 60_000), accessToken('old', 'k1', T0 + 60_000));
+      again.putAccessToken(accessToken('new', 'k1'));
+      again.deleteConnection('k1');
+      assert.equal(again.getAccessToken('old'), undefined);
+      assert.equal(again.getAccessToken('new'), undefined);
+    } finally {
+      again.close();
+    }
+    const check = new sqlite!.DatabaseSync(path);
+    try {
+      const sql = String(check.prepare("SELECT sql FROM sqlite_master WHERE name = 'access_tokens'").get()?.['sql']);
+      assert.match(sql, /PRIMARY KEY \(expires_at, hash\)/);
+      assert.ok(check.prepare("SELECT 1 FROM sqlite_master WHERE name = 'access_tokens_connection'").get());
+      // A lookup with the expiry is a primary-key search, not a scan.
+      const plan = check.prepare('EXPLAIN QUERY PLAN SELECT * FROM access_tokens WHERE expires_at = ? AND hash = ?').all(1, 'x');
+      assert.match(String(plan.map((row) => row['detail']).join('\n')), /SEARCH access_tokens USING PRIMARY KEY \(expires_at=\? AND hash=\?\)/);
     } finally {
       check.close();
     }
