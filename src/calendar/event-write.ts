@@ -24,6 +24,7 @@ import { isOccurrence, keyToDate } from '../domain/recurrence/expand.ts';
 import type { OccurrenceKey, Series } from '../domain/recurrence/expand.ts';
 import type { CalendarRecord, EventRecord, EventStatus, Json, JsonObject, Store, UserRecord } from '../store/store.ts';
 import { randomBytes } from '../oauth/hash.ts';
+import { BASE32HEX, TIME_PREFIX_LENGTH, timePrefix } from '../domain/time-ordered.ts';
 import { eventSpan, findInstance, instanceId, occurrenceKeyOf, occurrenceTimes, recurrenceLines, seriesOf } from './occurrences.ts';
 
 export type EventInputReason = 'invalid' | 'required' | 'timeRangeEmpty' | 'duplicate';
@@ -66,13 +67,14 @@ export interface WriteContext {
 
 // Event.id (DISC): base32hex (RFC 2938 §3.1.2), lower case, 5 to 1024 characters.
 const EVENT_ID = /^[a-v0-9]{5,1024}$/;
-const BASE32HEX = '0123456789abcdefghijklmnopqrstuv';
 
-/** A server-chosen id: 26 base32hex characters like Google's (130 random bits). */
-export function generateEventId(): string {
-  const bytes = randomBytes(26);
-  let id = '';
-  for (const byte of bytes) id += BASE32HEX[byte & 31];
+/**
+ * A server-chosen id: 26 base32hex characters like Google's, the time it was made (so ids sort
+ * by creation, see time-ordered.ts) then 80 random bits.
+ */
+export function generateEventId(now: number): string {
+  let id = timePrefix(now);
+  for (const byte of randomBytes(26 - TIME_PREFIX_LENGTH)) id += BASE32HEX[byte & 31];
   return id;
 }
 
@@ -427,7 +429,7 @@ export function createEventRecord(input: unknown, ctx: WriteContext): EventRecor
     id = input.id;
     checkNewId(ctx.store, ctx.calendar.id, id);
   } else {
-    do id = generateEventId();
+    do id = generateEventId(ctx.now);
     while (ctx.store.getEvent(ctx.calendar.id, id));
   }
   const iCalUID = input.iCalUID === undefined || input.iCalUID === null ? `${id}@google.com` : stringField(input.iCalUID, 'iCalUID');
