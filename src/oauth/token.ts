@@ -21,19 +21,12 @@ export const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' } as c
 
 export function exchangeToken(ctx: OAuthContext, req: ApiRequest): Result {
   const form = formBody(req);
-  const exchange = (): Result => {
-    // Spec "Client authentication" 1: every call authenticates the client, PKCE or not.
-    const client = authenticateClient(ctx.app.store, readCredentials(req, form));
-    const grantType = single(form, 'grant_type');
-    if (grantType === 'authorization_code') return authorizationCodeGrant(ctx, client, form);
-    if (grantType === 'refresh_token') return refreshTokenGrant(ctx, client, form);
-    throw new OAuthError('unsupported_grant_type', `grant_type must be authorization_code or refresh_token.`);
-  };
-  // The refresh grant's reads and its one write share a store transaction: on SQLite one lock
-  // round and one commit instead of four. Nothing in it has effects outside the store, so a
-  // refusal rolls back nothing that should stay. (Not the code grant: a reused code revokes
-  // its connection and then refuses, and that revocation must stay.)
-  return form.get('grant_type') === 'refresh_token' ? ctx.app.store.transaction(exchange) : exchange();
+  // Spec "Client authentication" 1: every call authenticates the client, PKCE or not.
+  const client = authenticateClient(ctx.app.store, readCredentials(req, form));
+  const grantType = single(form, 'grant_type');
+  if (grantType === 'authorization_code') return authorizationCodeGrant(ctx, client, form);
+  if (grantType === 'refresh_token') return refreshTokenGrant(ctx, client, form);
+  throw new OAuthError('unsupported_grant_type', `grant_type must be authorization_code or refresh_token.`);
 }
 
 function authorizationCodeGrant(ctx: OAuthContext, client: ClientRecord, form: URLSearchParams): Result {
