@@ -4,16 +4,22 @@
 // rest of a cached read costs. Records read are read-only (Store), so the cache hands out one
 // deeply frozen record to every reader, as the memory backend does.
 //
-// The store keeps it true: a put or delete forgets its key, cascades and rollbacks forget
-// everything, and so does a commit by another connection to the same file (sqlite.ts checks).
-// Bounded: it starts over when it holds LIMIT records.
+// It also keeps lists of records, such as a page of a calendar's events, by group (the
+// calendar): paging through a calendar again then costs one map lookup per page instead of an
+// index scan and a lookup per event.
+//
+// The store keeps it true: a put or delete forgets its key (and a calendar's event put, that
+// calendar's lists), cascades and rollbacks forget everything, and so does a commit by another
+// connection to the same file (sqlite.ts checks). Bounded: it starts over when it holds LIMIT
+// records and lists.
 
-export type CachedKind = 'calendar' | 'event' | 'client' | 'user' | 'connection' | 'refreshToken';
+export type CachedKind = 'calendar' | 'event' | 'client' | 'user' | 'connection' | 'refreshToken' | 'meta';
 
 const LIMIT = 20_000;
 
 export class ReadCache {
   readonly #kinds = new Map<CachedKind, Map<string, object>>();
+  readonly #lists = new Map<string, Map<string, readonly object[]>>();
   #size = 0;
 
   /** The cached record, else `load()`'s, frozen and kept (misses are not kept). */
@@ -45,8 +51,32 @@ export class ReadCache {
     if (this.#kinds.get(kind)?.delete(key) === true) this.#size--;
   }
 
+  /** The cached list under `group` and `key`, else `load()`'s, frozen and kept. */
+  list<T extends object>(group: string, key: string, load: () => T[]): readonly T[] {
+    const hit = this.#lists.get(group)?.get(key);
+    if (hit !== undefined) return hit as readonly T[];
+    const loaded = Object.freeze(load().map(deepFreeze));
+    if (this.#size >= LIMIT) this.clear();
+    let lists = this.#lists.get(group);
+    if (lists === undefined) {
+      lists = new Map();
+      this.#lists.set(group, lists);
+    }
+    lists.set(key, loaded);
+    this.#size++;
+    return loaded;
+  }
+
+  forgetLists(group: string): void {
+    const lists = this.#lists.get(group);
+    if (lists === undefined) return;
+    this.#size -= lists.size;
+    this.#lists.delete(group);
+  }
+
   clear(): void {
     this.#kinds.clear();
+    this.#lists.clear();
     this.#size = 0;
   }
 }

@@ -707,7 +707,7 @@ export class SqliteStore implements Store {
 
   /** Takes the committed reservation as the new ceiling; the counter never goes down. */
   #reloadSeq(): void {
-    const stored = Number(this.getMeta('seq'));
+    const stored = Number(this.#getMeta.get('seq')?.['value']);
     this.#seq = Math.max(this.#seq, stored);
     this.#reserved = stored;
     this.#dataVersionSeen = this.#dataVersion.get()?.['data_version'] as number;
@@ -844,18 +844,18 @@ export class SqliteStore implements Store {
   }
 
   getMeta(key: string): string | undefined {
-    const row = this.#getMeta.get(key);
-    return row === undefined ? undefined : (row['value'] as string);
+    return this.#lookup('meta', key, this.#getMeta, (row: { value: string }) => row, key)?.value;
   }
   setMeta(key: string, value: string): void {
     this.#write(this.#setMeta, key, value);
+    this.#cache.forget('meta', key);
   }
   nextSeq(): number {
     // Another connection may have moved the reservation (inside a group, joinGroup has looked).
     if (this.#group === undefined) this.#catchUpWithOthers();
     const seq = ++this.#seq;
     if (seq > this.#reserved) {
-      this.#write(this.#setMeta, 'seq', String(seq + SEQ_RESERVATION - 1));
+      this.setMeta('seq', String(seq + SEQ_RESERVATION - 1));
       this.#reserved = seq + SEQ_RESERVATION - 1;
     }
     return seq;
@@ -936,6 +936,7 @@ export class SqliteStore implements Store {
       JSON.stringify(e.data),
     );
     this.#cache.forget('event', eventKey(e.calendarId, e.id));
+    this.#cache.forgetLists(e.calendarId);
   }
   getEvent(calendarId: string, id: string): EventRecord | undefined {
     return this.#lookup('event', eventKey(calendarId, id), this.#getEvent, toEvent, calendarId, id);
@@ -944,24 +945,29 @@ export class SqliteStore implements Store {
     const args: SQLInputValue[] = [calendarId, fromMs - SHORT_EVENT_MAX_MS, toMs, fromMs, calendarId, toMs, fromMs];
     return rowsAs<EventRow>(this.#overlapping.all(...args)).map(toEvent);
   }
-  listEventsPage(calendarId: string, afterId: string, limit: number): EventRecord[] {
-    return this.#eventsViaCache(calendarId, this.#pageIds.get(calendarId, afterId, limit), () => this.#page.all(calendarId, afterId, limit));
+  listEventsPage(calendarId: string, afterId: string, limit: number): readonly EventRecord[] {
+    this.#noticeOtherConnections();
+    return this.#cache.list(calendarId, `id ${afterId} ${limit}`, () =>
+      this.#eventsViaCache(calendarId, this.#pageIds.get(calendarId, afterId, limit), () => this.#page.all(calendarId, afterId, limit)),
+    );
   }
-  listEventsChangedSince(calendarId: string, afterSeq: number, limit: number): EventRecord[] {
-    return this.#eventsViaCache(calendarId, this.#changedSinceIds.get(calendarId, afterSeq, limit), () =>
-      this.#changedSince.all(calendarId, afterSeq, limit),
+  listEventsChangedSince(calendarId: string, afterSeq: number, limit: number): readonly EventRecord[] {
+    this.#noticeOtherConnections();
+    return this.#cache.list(calendarId, `seq ${afterSeq} ${limit}`, () =>
+      this.#eventsViaCache(calendarId, this.#changedSinceIds.get(calendarId, afterSeq, limit), () =>
+        this.#changedSince.all(calendarId, afterSeq, limit),
+      ),
     );
   }
 
   /**
-   * A page of events through the read cache. `ids` come from a covering index, so no row is read
-   * for them; only when one of them is not cached are the page's rows read (`rows`, the same
-   * query with every column), and all of them cached. A page already seen, as when a client pages
-   * through a calendar again, costs an index scan and a map lookup per event instead of a row of
-   * JSON per event.
+   * A page of events that is not in the list cache, through the record cache. `ids` come from a
+   * covering index, so no row is read for them; only when one of them is not cached are the
+   * page's rows read (`rows`, the same query with every column), and all of them cached. After
+   * a write to the calendar, paging through it again costs an index scan and a map lookup per
+   * event instead of a row of JSON per event.
    */
   #eventsViaCache(calendarId: string, ids: Record<string, unknown> | undefined, rows: () => Record<string, unknown>[]): EventRecord[] {
-    this.#noticeOtherConnections();
     const joined = ids?.['ids'];
     if (typeof joined !== 'string') return [];
     const out: EventRecord[] = [];

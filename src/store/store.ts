@@ -179,9 +179,9 @@ export interface Store {
    */
   listEventsOverlapping(calendarId: string, fromMs: number, toMs: number): EventRecord[];
   /** Events in a stable order (by id), starting after `afterId` ('' for the start), at most `limit`. */
-  listEventsPage(calendarId: string, afterId: string, limit: number): EventRecord[];
+  listEventsPage(calendarId: string, afterId: string, limit: number): readonly EventRecord[];
   /** Events with seq > afterSeq, ordered by seq, at most `limit`. */
-  listEventsChangedSince(calendarId: string, afterSeq: number, limit: number): EventRecord[];
+  listEventsChangedSince(calendarId: string, afterSeq: number, limit: number): readonly EventRecord[];
   /** The exceptions (modified or cancelled instances) of one series. */
   listExceptions(calendarId: string, recurringEventId: string): EventRecord[];
   listEventsByICalUID(calendarId: string, iCalUID: string): EventRecord[];

@@ -79,10 +79,10 @@ export function channel(id: string, connectionId: string, extra: Partial<Channel
   };
 }
 
-const ids = (events: EventRecord[]): string[] => events.map((e) => e.id).sort();
+const ids = (events: readonly EventRecord[]): string[] => events.map((e) => e.id).sort();
 
 /** Every id of every event of a calendar, through listEventsPage. */
-function allEvents(s: Store, calendarId: string): EventRecord[] {
+function allEvents(s: Store, calendarId: string): readonly EventRecord[] {
   return s.listEventsPage(calendarId, '', 1_000_000);
 }
 

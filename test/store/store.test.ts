@@ -84,7 +84,7 @@ function fillCalendar(s: Store, background: number): string[] {
   });
   return expected.sort();
 }
-const ids = (events: EventRecord[]): string[] => events.map((e) => e.id).sort();
+const ids = (events: readonly EventRecord[]): string[] => events.map((e) => e.id).sort();
 
 describe('memory store', () => {
   it('has nothing to wait for: a write is done when the call returns', () => {
@@ -338,8 +338,12 @@ describe('sqlite store', sqliteSkip, () => {
         const first = s.listEventsChangedSince('p', 0, 10);
         const again = s.listEventsChangedSince('p', 0, 10);
         assert.deepEqual(ids(again), ['a', 'b', 'c']);
-        again.forEach((record, i) => assert.equal(record, first[i], 'the same cached record'));
+        assert.equal(again, first, 'the same cached list');
+        assert.ok(Object.isFrozen(again));
         assert.equal(s.listEventsPage('p', 'a', 10)[0], first[1]);
+        // A write to another calendar keeps this one's lists; one to this calendar drops them.
+        s.putEvent(event('q', 'x', { seq: s.nextSeq() }));
+        assert.equal(s.listEventsChangedSince('p', 0, 10), first);
         s.putEvent(event('p', 'b', { seq: s.nextSeq(), data: { summary: 'changed' } }));
         const after = s.listEventsChangedSince('p', 0, 10);
         assert.deepEqual(after.map((e) => e.id), ['a', 'c', 'b']);
