@@ -1,7 +1,6 @@
 // The node:http handler: reads the request, picks the surface that owns the path, routes, runs the
 // handler and writes its Result. Anything not routed answers 501 (CONTRACT §6).
 
-import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Logger } from './http/log.ts';
 import { readBody, RequestError } from './http/request.ts';
@@ -10,6 +9,11 @@ import { writeResult } from './http/respond.ts';
 import type { Result } from './http/result.ts';
 import type { Surface } from './http/surface.ts';
 import { unsupported } from './http/unrouted.ts';
+
+// node:http through process.getBuiltinModule rather than an import: importing a built-in as an
+// ES module builds a facade of all its exports, and node:http's include lazy getters (WebSocket
+// and its events) that load undici, about 30 ms of every start-up.
+const { createServer } = process.getBuiltinModule('node:http');
 
 export interface HttpServerOptions {
   surfaces: Surface[];

@@ -14,12 +14,14 @@
 //   on after a restart on a database file. Queued messages themselves are not persisted: delivery
 //   is best effort, as Google's is.
 
-import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import type { ClientRequest } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { App } from '../app.ts';
 import type { ChannelRecord } from '../store/store.ts';
 import { isLive } from './channels.ts';
+
+// Not imported as ES modules, for start-up time (see src/server.ts).
+const { Agent: HttpAgent, request: httpRequest } = process.getBuiltinModule('node:http');
+const { Agent: HttpsAgent, request: httpsRequest } = process.getBuiltinModule('node:https');
 
 export type ResourceState = 'sync' | 'exists';
 
