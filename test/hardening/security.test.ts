@@ -103,6 +103,12 @@ describe('constant-time comparison', () => {
     assert.equal(safeEqual('', ''), true);
     assert.equal(safeEqual('', 'x'), false);
     assert.equal(safeEqual('é', 'e\u0301'), false);
+    // Code units that share a low byte, and lone surrogates.
+    assert.equal(safeEqual('\u0100', '\u0000'), false);
+    assert.equal(safeEqual('a\u0161', 'aa'), false);
+    assert.equal(safeEqual('\ud800', '\udc00'), false);
+    assert.equal(safeEqual('\ud800', '\ud800'), true);
+    assert.equal(safeEqual('\ud83d\ude00', '\ud83d\ude00'), true);
   });
 
   it('the client secret and the PKCE verifier are compared with safeEqual; tokens, codes and nonces are found by digest', () => {
