@@ -232,6 +232,13 @@ export const EVENT_QUERIES = {
     UNION ALL
     SELECT ${EVENT_COLUMNS} FROM events
       WHERE calendar_id = ? AND long = 1 AND start_ms < ? AND end_ms > ?`,
+  // The ids alone of `overlapping` (same parameters), for eventsViaCache.
+  overlappingIds: `SELECT group_concat(id, char(10)) AS ids FROM (
+    SELECT id FROM events
+      WHERE calendar_id = ? AND long = 0 AND start_ms >= ? AND start_ms < ? AND end_ms > ?
+    UNION ALL
+    SELECT id FROM events
+      WHERE calendar_id = ? AND long = 1 AND start_ms < ? AND end_ms > ?)`,
   // (calendarId, afterId, limit)
   page: `SELECT ${EVENT_COLUMNS} FROM events WHERE calendar_id = ? AND id > ? ORDER BY id LIMIT ?`,
   // (calendarId, afterSeq, limit)
@@ -530,6 +537,7 @@ export class SqliteStore implements Store {
   readonly #overlapping: StatementSync;
   readonly #page: StatementSync;
   readonly #changedSince: StatementSync;
+  readonly #overlappingIds: StatementSync;
   readonly #pageIds: StatementSync;
   readonly #changedSinceIds: StatementSync;
   readonly #exceptions: StatementSync;
@@ -646,6 +654,7 @@ export class SqliteStore implements Store {
     this.#overlapping = p(EVENT_QUERIES.overlapping);
     this.#page = p(EVENT_QUERIES.page);
     this.#changedSince = p(EVENT_QUERIES.changedSince);
+    this.#overlappingIds = p(EVENT_QUERIES.overlappingIds);
     this.#pageIds = p(EVENT_QUERIES.pageIds);
     this.#changedSinceIds = p(EVENT_QUERIES.changedSinceIds);
     this.#exceptions = p(EVENT_QUERIES.exceptions);
@@ -942,8 +951,9 @@ export class SqliteStore implements Store {
     return this.#lookup('event', eventKey(calendarId, id), this.#getEvent, toEvent, calendarId, id);
   }
   listEventsOverlapping(calendarId: string, fromMs: number, toMs: number): EventRecord[] {
+    this.#noticeOtherConnections();
     const args: SQLInputValue[] = [calendarId, fromMs - SHORT_EVENT_MAX_MS, toMs, fromMs, calendarId, toMs, fromMs];
-    return rowsAs<EventRow>(this.#overlapping.all(...args)).map(toEvent);
+    return this.#eventsViaCache(calendarId, this.#overlappingIds.get(...args), () => this.#overlapping.all(...args));
   }
   listEventsPage(calendarId: string, afterId: string, limit: number): readonly EventRecord[] {
     this.#noticeOtherConnections();
@@ -961,11 +971,11 @@ export class SqliteStore implements Store {
   }
 
   /**
-   * A page of events that is not in the list cache, through the record cache. `ids` come from a
-   * covering index, so no row is read for them; only when one of them is not cached are the
-   * page's rows read (`rows`, the same query with every column), and all of them cached. After
-   * a write to the calendar, paging through it again costs an index scan and a map lookup per
-   * event instead of a row of JSON per event.
+   * Events found by an index, taken from the record cache: a page that is not in the list
+   * cache, or the events in a time window. `ids` come from the index alone (a page's index
+   * covers it; a window's reads each candidate's end), so no event's JSON is read for them; only
+   * when one of them is not cached are the rows read (`rows`, the same query with every column),
+   * and all of them cached. Parsing that JSON was half of a freeBusy query.
    */
   #eventsViaCache(calendarId: string, ids: Record<string, unknown> | undefined, rows: () => Record<string, unknown>[]): EventRecord[] {
     const joined = ids?.['ids'];

@@ -355,6 +355,26 @@ describe('sqlite store', sqliteSkip, () => {
       }
     });
 
+    it('answers a window query with the cached records, and sees a change to one', async () => {
+      const s = openSqlite();
+      try {
+        const hour = 60 * 60 * 1000;
+        s.putEvent(event('w', 'in', { seq: s.nextSeq(), startMs: 10 * hour, endMs: 11 * hour }));
+        s.putEvent(event('w', 'out', { seq: s.nextSeq(), startMs: 20 * hour, endMs: 21 * hour }));
+        const cached = s.getEvent('w', 'in');
+        assert.deepEqual(ids(s.listEventsOverlapping('w', 9 * hour, 12 * hour)), ['in']);
+        assert.equal(s.listEventsOverlapping('w', 9 * hour, 12 * hour)[0], cached, 'the cached record');
+        s.putEvent(event('w', 'in', { seq: s.nextSeq(), startMs: 10 * hour, endMs: 11 * hour, data: { summary: 'moved soon' } }));
+        assert.equal(s.listEventsOverlapping('w', 9 * hour, 12 * hour)[0]?.data.summary, 'moved soon');
+        s.putEvent(event('w', 'in', { seq: s.nextSeq(), startMs: 30 * hour, endMs: 31 * hour }));
+        assert.deepEqual(s.listEventsOverlapping('w', 9 * hour, 12 * hour), []);
+        assert.deepEqual(ids(s.listEventsOverlapping('w', 0, 40 * hour)), ['in', 'out']);
+        await s.durable();
+      } finally {
+        s.close();
+      }
+    });
+
     it('forgets what a rolled-back transaction wrote and read', () => {
       const s = openSqlite();
       try {
@@ -398,6 +418,7 @@ describe('sqlite store', sqliteSkip, () => {
         await other.durable();
         await new Promise((resolve) => setImmediate(resolve));
         assert.equal(s.getEvent('r', 'e')?.data.summary, 'theirs');
+        assert.equal(s.listEventsOverlapping('r', 0, Number.MAX_SAFE_INTEGER)[0]?.data.summary, 'theirs');
       } finally {
         other.close();
         s.close();
@@ -545,6 +566,8 @@ describe('sqlite store', sqliteSkip, () => {
       };
       uses('overlapping', 'events_short_start');
       uses('overlapping', 'events_long');
+      uses('overlappingIds', 'events_short_start');
+      uses('overlappingIds', 'events_long');
       uses('page', 'sqlite_autoindex_events_1');
       uses('changedSince', 'events_seq');
       uses('pageIds', 'sqlite_autoindex_events_1');
