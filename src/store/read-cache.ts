@@ -1,7 +1,7 @@
 // The SQLite backend's cache of point lookups (sqlite.ts). Every calendar API call reads its
-// calendar, most read one event, and every token request reads a client, a refresh token and
-// a connection; each of those is an SQL statement plus JSON parsing, several times what the
-// rest of a cached read costs. Records read are read-only (Store), so the cache hands out one
+// calendar, most read one event (a list, the caller's calendar list entry), and every token
+// request reads a client, a refresh token and a connection; each of those is an SQL statement
+// plus JSON parsing, several times what the rest of a cached read costs. Records read are read-only (Store), so the cache hands out one
 // deeply frozen record to every reader, as the memory backend does.
 //
 // It also keeps lists of records, such as a page of a calendar's events, by group (the
@@ -13,7 +13,7 @@
 // connection to the same file (sqlite.ts checks). Bounded: it starts over when it holds LIMIT
 // records and lists.
 
-export type CachedKind = 'calendar' | 'event' | 'client' | 'user' | 'connection' | 'refreshToken' | 'meta';
+export type CachedKind = 'calendar' | 'calendarListEntry' | 'event' | 'client' | 'user' | 'connection' | 'refreshToken' | 'meta';
 
 const LIMIT = 20_000;
 

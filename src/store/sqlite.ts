@@ -918,10 +918,10 @@ export class SqliteStore implements Store {
 
   putCalendarListEntry(e: CalendarListEntryRecord): void {
     this.#write(this.#putEntry, e.userId, e.calendarId, b(e.deleted), b(e.hidden), e.seq, JSON.stringify(e.data));
+    this.#cache.forget('calendarListEntry', entryKey(e.userId, e.calendarId));
   }
   getCalendarListEntry(userId: string, calendarId: string): CalendarListEntryRecord | undefined {
-    const r = rowAs<EntryRow>(this.#getEntry.get(userId, calendarId));
-    return r && toEntry(r);
+    return this.#lookup('calendarListEntry', entryKey(userId, calendarId), this.#getEntry, toEntry, userId, calendarId);
   }
   listCalendarListEntries(userId: string): CalendarListEntryRecord[] {
     return rowsAs<EntryRow>(this.#listEntries.all(userId)).map(toEntry);
@@ -1073,6 +1073,11 @@ function resourceColumns(r: ChannelResource): [string, string] {
 /** An event's cache key: event ids (base32hex, instance suffixes) never contain a newline. */
 function eventKey(calendarId: string, id: string): string {
   return `${calendarId}\n${id}`;
+}
+
+/** User ids are free text, so the key says where the user id ends. */
+function entryKey(userId: string, calendarId: string): string {
+  return `${userId.length}:${userId}${calendarId}`;
 }
 
 interface OpenGroup {

@@ -13,7 +13,7 @@ import { MemoryStore } from '../../src/store/memory.ts';
 import { openStore, sqliteAvailable, StoreUnavailableError } from '../../src/store/open.ts';
 import { EVENT_QUERIES, openSqliteStore, SCHEMA_VERSION, SchemaVersionError } from '../../src/store/sqlite.ts';
 import type { EventRecord, Store } from '../../src/store/store.ts';
-import { accessToken, event, storeContract, T0 } from './store.contract.ts';
+import { accessToken, entry, event, storeContract, T0 } from './store.contract.ts';
 
 const hasSqlite = await sqliteAvailable();
 const NO_SQLITE = 'node:sqlite needs Node >= 22.13';
@@ -349,6 +349,27 @@ describe('sqlite store', sqliteSkip, () => {
         assert.deepEqual(after.map((e) => e.id), ['a', 'c', 'b']);
         assert.equal(after[2]?.data.summary, 'changed');
         assert.deepEqual(s.listEventsChangedSince('p', 1_000, 10), []);
+        await s.durable();
+      } finally {
+        s.close();
+      }
+    });
+
+    it('keeps calendar list entries apart by user and calendar, and forgets a replaced one', async () => {
+      const s = openSqlite();
+      try {
+        s.putCalendarListEntry(entry('a', 'bc', { data: { colorId: '1' } }));
+        s.putCalendarListEntry(entry('ab', 'c', { data: { colorId: '2' } }));
+        const first = s.getCalendarListEntry('a', 'bc');
+        assert.equal(first?.data.colorId, '1');
+        assert.equal(s.getCalendarListEntry('ab', 'c')?.data.colorId, '2');
+        assert.equal(s.getCalendarListEntry('a', 'bc'), first, 'the cached record');
+        assert.ok(Object.isFrozen(first));
+        s.putCalendarListEntry(entry('a', 'bc', { hidden: true, data: { colorId: '3' } }));
+        assert.equal(s.getCalendarListEntry('a', 'bc')?.data.colorId, '3');
+        s.deleteUser('a');
+        assert.equal(s.getCalendarListEntry('a', 'bc'), undefined);
+        assert.equal(s.getCalendarListEntry('ab', 'c')?.data.colorId, '2');
         await s.durable();
       } finally {
         s.close();
