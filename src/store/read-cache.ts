@@ -1,8 +1,9 @@
 // The SQLite backend's cache of point lookups (sqlite.ts). Every calendar API call reads its
 // calendar, most read one event (a list, the caller's calendar list entry), and every token
 // request reads a client, a refresh token and a connection; each of those is an SQL statement
-// plus JSON parsing, several times what the rest of a cached read costs. Records read are read-only (Store), so the cache hands out one
-// deeply frozen record to every reader, as the memory backend does.
+// plus JSON parsing, several times what the rest of a cached read costs. Records read are
+// read-only (Store), so the cache hands out one deeply frozen record to every reader, as the
+// memory backend does.
 //
 // It also keeps lists of records, such as a page of a calendar's events, by group (the
 // calendar): paging through a calendar again then costs one map lookup per page instead of an

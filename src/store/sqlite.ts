@@ -835,7 +835,7 @@ export class SqliteStore implements Store {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    // Fold the WAL back into the main file so the database is a single file at rest.
+    // The worker's checkpoint, if one runs, first: the one below needs the checkpoint lock.
     this.#checkpointer.close();
     try {
       this.#commitGroup();
@@ -846,6 +846,7 @@ export class SqliteStore implements Store {
           .prepare("UPDATE meta SET value = ? WHERE key = 'seq' AND value = ?")
           .run(String(this.#seq), String(this.#reserved));
       }
+      // Fold the WAL back into the main file so the database is a single file at rest.
       this.#db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
     } finally {
       this.#db.close();

@@ -27,6 +27,17 @@ const tempDb = (): string => join(dir, `db-${++files}.sqlite`);
 const sqlite = hasSqlite ? await import('node:sqlite') : undefined;
 const openSqlite = (path = tempDb()): Store => openSqliteStore(path, sqlite!);
 
+/** Runs `use` on a fresh SQLite file store, then waits for its writes to commit and closes it. */
+async function withSqlite(use: (s: Store) => void): Promise<void> {
+  const s = openSqlite();
+  try {
+    use(s);
+    await s.durable();
+  } finally {
+    s.close();
+  }
+}
+
 storeContract('memory', () => new MemoryStore());
 
 if (hasSqlite) {
@@ -316,24 +327,18 @@ describe('sqlite store', sqliteSkip, () => {
   });
 
   describe('read cache', () => {
-    it('hands every reader the same frozen record until a put replaces it', async () => {
-      const s = openSqlite();
-      try {
+    it('hands every reader the same frozen record until a put replaces it', () =>
+      withSqlite((s) => {
         s.putEvent(event('r', 'e', { seq: s.nextSeq() }));
         const first = s.getEvent('r', 'e');
         assert.equal(s.getEvent('r', 'e'), first);
         assert.ok(Object.isFrozen(first) && Object.isFrozen(first?.data));
         s.putEvent(event('r', 'e', { seq: s.nextSeq(), data: { summary: 'after' } }));
         assert.equal(s.getEvent('r', 'e')?.data.summary, 'after');
-        await s.durable();
-      } finally {
-        s.close();
-      }
-    });
+      }));
 
-    it('serves a page already read from the cache, and re-reads it after a change', async () => {
-      const s = openSqlite();
-      try {
+    it('serves a page already read from the cache, and re-reads it after a change', () =>
+      withSqlite((s) => {
         for (const id of ['a', 'b', 'c']) s.putEvent(event('p', id, { seq: s.nextSeq() }));
         const first = s.listEventsChangedSince('p', 0, 10);
         const again = s.listEventsChangedSince('p', 0, 10);
@@ -349,15 +354,10 @@ describe('sqlite store', sqliteSkip, () => {
         assert.deepEqual(after.map((e) => e.id), ['a', 'c', 'b']);
         assert.equal(after[2]?.data.summary, 'changed');
         assert.deepEqual(s.listEventsChangedSince('p', 1_000, 10), []);
-        await s.durable();
-      } finally {
-        s.close();
-      }
-    });
+      }));
 
-    it('keeps calendar list entries apart by user and calendar, and forgets a replaced one', async () => {
-      const s = openSqlite();
-      try {
+    it('keeps calendar list entries apart by user and calendar, and forgets a replaced one', () =>
+      withSqlite((s) => {
         s.putCalendarListEntry(entry('a', 'bc', { data: { colorId: '1' } }));
         s.putCalendarListEntry(entry('ab', 'c', { data: { colorId: '2' } }));
         const first = s.getCalendarListEntry('a', 'bc');
@@ -370,15 +370,10 @@ describe('sqlite store', sqliteSkip, () => {
         s.deleteUser('a');
         assert.equal(s.getCalendarListEntry('a', 'bc'), undefined);
         assert.equal(s.getCalendarListEntry('ab', 'c')?.data.colorId, '2');
-        await s.durable();
-      } finally {
-        s.close();
-      }
-    });
+      }));
 
-    it('answers a window query with the cached records, and sees a change to one', async () => {
-      const s = openSqlite();
-      try {
+    it('answers a window query with the cached records, and sees a change to one', () =>
+      withSqlite((s) => {
         const hour = 60 * 60 * 1000;
         s.putEvent(event('w', 'in', { seq: s.nextSeq(), startMs: 10 * hour, endMs: 11 * hour }));
         s.putEvent(event('w', 'out', { seq: s.nextSeq(), startMs: 20 * hour, endMs: 21 * hour }));
@@ -390,15 +385,10 @@ describe('sqlite store', sqliteSkip, () => {
         s.putEvent(event('w', 'in', { seq: s.nextSeq(), startMs: 30 * hour, endMs: 31 * hour }));
         assert.deepEqual(s.listEventsOverlapping('w', 9 * hour, 12 * hour), []);
         assert.deepEqual(ids(s.listEventsOverlapping('w', 0, 40 * hour)), ['in', 'out']);
-        await s.durable();
-      } finally {
-        s.close();
-      }
-    });
+      }));
 
-    it('forgets what a rolled-back transaction wrote and read', () => {
-      const s = openSqlite();
-      try {
+    it('forgets what a rolled-back transaction wrote and read', () =>
+      withSqlite((s) => {
         s.putCalendar({ id: 'cal', ownerId: 'u', primary: false, timeZone: 'UTC', seq: s.nextSeq(), data: { summary: 'before' } });
         assert.equal(s.getCalendar('cal')?.data.summary, 'before');
         assert.throws(() => s.transaction(() => {
@@ -407,25 +397,17 @@ describe('sqlite store', sqliteSkip, () => {
           throw new Error('refused');
         }), /refused/);
         assert.equal(s.getCalendar('cal')?.data.summary, 'before');
-      } finally {
-        s.close();
-      }
-    });
+      }));
 
-    it('forgets everything a cascade deletes', async () => {
-      const s = openSqlite();
-      try {
+    it('forgets everything a cascade deletes', () =>
+      withSqlite((s) => {
         s.putConnection({ id: 'k', clientId: 'c', userId: 'u', scopes: ['s'], offline: true, createdAt: 1 });
         s.putRefreshToken({ hash: 'h', connectionId: 'k' });
         assert.ok(s.getRefreshToken('h') && s.getConnection('k'));
         s.deleteConnection('k');
         assert.equal(s.getRefreshToken('h'), undefined);
         assert.equal(s.getConnection('k'), undefined);
-        await s.durable();
-      } finally {
-        s.close();
-      }
-    });
+      }));
 
     it("sees another connection's commit from the next turn of the event loop", async () => {
       const path = tempDb();
