@@ -22,7 +22,7 @@ import {
   seriesBounds,
 } from '../domain/recurrence/expand.ts';
 import type { ExceptionTiming, ExpansionBudget, Instance, OccurrenceKey, Series } from '../domain/recurrence/expand.ts';
-import { daysBetween, parseDate, parseDateTimeWithZone, startOfDateInZone } from '../domain/time/datetime.ts';
+import { daysBetween, parseDate, parseDateTimeWall, parseDateTimeWithZone, startOfDateInZone } from '../domain/time/datetime.ts';
 import type { CivilDate } from '../domain/time/zones.ts';
 
 /**
@@ -118,6 +118,7 @@ export function seriesOf(data: JsonObject, calendarZone: string): Series | undef
       : {
           kind: 'dateTime',
           start: times.start,
+          startWall: parseDateTimeWall(text(field(data, 'start').dateTime) ?? '', times.timeZone ?? calendarZone, 'start.dateTime'),
           durationMs: times.end - times.start,
           timeZone: times.timeZone ?? calendarZone,
           recurrence: parseRecurrence(lines, { allDay: false }),
@@ -221,6 +222,11 @@ export interface WindowOptions {
   readonly inclusiveStart?: boolean;
   /** Only this one series (events.instances). */
   readonly seriesId?: string;
+  /**
+   * Instances of series must start before this (default `to`): the horizon of a listing with no
+   * timeMax (horizon.ts). Single events are bounded by `to` alone.
+   */
+  readonly seriesTo?: number;
   /** Keep a record as a candidate (q, extended-property filters); default all. */
   readonly accept?: (record: EventRecord) => boolean;
   /** The expansion steps every series of this call shares (default a fresh budget per call). */
@@ -252,6 +258,7 @@ export function expandWindow(
   const after = options.after;
   const inclusive = options.inclusiveStart === true;
   const accept = options.accept ?? (() => true);
+  const seriesTo = Math.min(to, options.seriesTo ?? to);
   const budget = options.budget ?? expansionBudget();
   const isAfter = (o: { start: number; id: string }): boolean => after === undefined || compareOccurrences(o, after) > 0;
   const out: Occurrence[] = [];
@@ -310,7 +317,7 @@ export function expandWindow(
       return { kind: 'instance', master, series, instance, id, start: instance.start, end: instance.end };
     };
     const keep = (o: Occurrence & { kind: 'instance' }): boolean =>
-      inWindow(o.start, o.end, from, to, inclusive) && isAfter({ start: o.start, id: o.id }) && accept(o.instance.exception?.record ?? o.master);
+      inWindow(o.start, o.end, from, seriesTo, inclusive) && isAfter({ start: o.start, id: o.id }) && accept(o.instance.exception?.record ?? o.master);
     if (!accept(master)) {
       // Only exceptions can pass a filter their series fails (a modified summary matching q):
       // never expand a rejected series, whatever its rule would produce.
@@ -328,7 +335,7 @@ export function expandWindow(
     // Instances overlapping the cursor still come first, so ask for more until `limit` of them
     // lie after it or the window is exhausted.
     for (let want = options.limit + 1; ; want *= 2) {
-      const instances = instancesInWindow(series, exceptions, engineFrom, Math.min(to, Math.max(horizon, engineFrom) + 1), {
+      const instances = instancesInWindow(series, exceptions, engineFrom, Math.min(seriesTo, Math.max(horizon, engineFrom) + 1), {
         limit: want,
         allDayZone: zone,
         showCancelled: options.showDeleted,

@@ -1,6 +1,7 @@
 // A deliberately naive RRULE evaluator for property tests: it walks every day from the start,
 // decides each day's period and membership from first principles with Date arithmetic, and
-// shares no code with src/domain/recurrence/expand.ts. Handles DAILY..YEARLY only.
+// shares no code with src/domain/recurrence/expand.ts. Handles DAILY..YEARLY only. Beside it, a
+// naive reading of wall times in a zone straight from Intl, sharing no code with zones.ts.
 
 import type { RRule } from '../../src/domain/recurrence/rrule.ts';
 
@@ -151,4 +152,61 @@ export function naiveExpand(rule: RRule, startWall: number, horizonWall: number,
   const taken = rule.count === undefined ? ruleHits : ruleHits.slice(0, startIsHit ? rule.count : rule.count - 1);
   const all = new Set([startWall, ...taken]);
   return [...all].sort((a, b) => a - b).filter((w) => w < horizonWall);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Wall times in a zone, from Intl alone.
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** Offset (ms, local = UTC + offset) of `zone` at `instant`, read from Intl's wall fields. */
+export function naiveOffset(zone: string, instant: number): number {
+  let f = formatters.get(zone);
+  if (f === undefined) {
+    f = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
+    formatters.set(zone, f);
+  }
+  const at = Math.floor(instant / 1000) * 1000;
+  const part = (parts: Intl.DateTimeFormatPart[], type: string): number => Number(parts.find((p) => p.type === type)?.value);
+  const p = f.formatToParts(at);
+  return Date.UTC(part(p, 'year'), part(p, 'month') - 1, part(p, 'day'), part(p, 'hour'), part(p, 'minute'), part(p, 'second')) - at;
+}
+
+/**
+ * The instant a clock in `zone` shows wall ms `wall` (civil fields read as UTC), by RFC 5545
+ * §3.3.5 as python-dateutil applies it (fold=0): of the offsets in force a day either side, the
+ * earliest instant that shows `wall`; a wall time no instant shows (a gap) is read with the
+ * offset before the gap.
+ */
+export function naiveWallToInstant(wall: number, zone: string): number {
+  const before = naiveOffset(zone, wall - DAY);
+  const after = naiveOffset(zone, wall + DAY);
+  const shown = [before, after].map((o) => wall - o).filter((t) => naiveOffset(zone, t) === wall - t);
+  return shown.length > 0 ? Math.min(...shown) : wall - before;
+}
+
+/** Wall times (wall ms, [from, to)) that a gap skips or an overlap shows twice. */
+export interface NaiveTransition {
+  readonly from: number;
+  readonly to: number;
+  readonly gap: boolean;
+}
+
+/** The offset changes of `zone` in years fromYear..toYear, found day by day. */
+export function naiveTransitions(zone: string, fromYear: number, toYear: number): NaiveTransition[] {
+  const out: NaiveTransition[] = [];
+  for (let day = dayOf(fromYear, 1, 1); day < dayOf(toYear + 1, 1, 1); day++) {
+    let lo = day * DAY;
+    let hi = lo + DAY;
+    const before = naiveOffset(zone, lo);
+    const after = naiveOffset(zone, hi);
+    if (after === before) continue;
+    while (hi - lo > 60_000) {
+      const mid = lo + Math.max(1, Math.floor((hi - lo) / 120_000)) * 60_000;
+      if (naiveOffset(zone, mid) === before) lo = mid;
+      else hi = mid;
+    }
+    out.push({ from: hi + Math.min(before, after), to: hi + Math.max(before, after), gap: after > before });
+  }
+  return out;
 }

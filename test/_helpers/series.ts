@@ -8,16 +8,21 @@ import { toWallTime, wallMsToInstant, wallToMs } from '../../src/domain/time/zon
 
 const BASIC_LOCAL = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})?$/;
 
-/** Instant of a local `YYYYMMDDThhmm[ss]` in `zone`. */
-export function localInstant(local: string, zone: string): number {
+/** Wall ms (zones.ts) of a local `YYYYMMDDThhmm[ss]`. */
+export function localWall(local: string): number {
   const m = BASIC_LOCAL.exec(local);
   if (m === null) throw new Error(`bad local time ${local}`);
-  const wall = { year: Number(m[1]), month: Number(m[2]), day: Number(m[3]), hour: Number(m[4]), minute: Number(m[5]), second: Number(m[6] ?? 0), millisecond: 0 };
-  return wallMsToInstant(wallToMs(wall), zone);
+  return wallToMs({ year: Number(m[1]), month: Number(m[2]), day: Number(m[3]), hour: Number(m[4]), minute: Number(m[5]), second: Number(m[6] ?? 0), millisecond: 0 });
 }
 
+/** Instant of a local `YYYYMMDDThhmm[ss]` in `zone`. */
+export function localInstant(local: string, zone: string): number {
+  return wallMsToInstant(localWall(local), zone);
+}
+
+/** A series whose DTSTART is the local time `local` in `zone` (as a `dateTime` without offset). */
 export function timedSeries(local: string, zone: string, lines: readonly string[], durationMs = 3_600_000): TimedSeries {
-  return { kind: 'dateTime', start: localInstant(local, zone), durationMs, timeZone: zone, recurrence: parseRecurrence(lines, { allDay: false }) };
+  return { kind: 'dateTime', start: localInstant(local, zone), startWall: localWall(local), durationMs, timeZone: zone, recurrence: parseRecurrence(lines, { allDay: false }) };
 }
 
 export function allDaySeries(date: string, lines: readonly string[], durationDays = 1): AllDaySeries {

@@ -8,6 +8,7 @@ import {
   formatDate,
   parseBasic,
   parseDate,
+  parseDateTimeWall,
   parseDateTimeWithZone,
   parseLocalDateTime,
   parseRfc3339,
@@ -59,6 +60,19 @@ test('local date-times and dateTime + timeZone pairs', () => {
   assert.equal(parseDateTimeWithZone('2026-11-01T01:30:00Z', undefined, 'start.dateTime'), Date.parse('2026-11-01T01:30:00Z'));
   rejects(() => parseDateTimeWithZone('2026-11-01T01:30:00', undefined, 'start.dateTime'), 'start.dateTime', /no timeZone/);
   rejects(() => parseDateTimeWithZone('2026-11-01T01:30:00', 'Nowhere/City', 'start.dateTime', 'start.timeZone'), 'start.timeZone', /not a known IANA time zone/);
+});
+
+test('parseDateTimeWall: the wall time a recurring start names (its DTSTART)', () => {
+  const wall = (s: string): number => Date.parse(`${s}Z`); // wall ms: the civil fields read as UTC
+  // A local time in New York's spring-forward gap keeps its wall time, although its instant is 03:30 EDT.
+  assert.equal(parseDateTimeWall('2026-03-08T02:30:00', 'America/New_York', 'start.dateTime'), wall('2026-03-08T02:30:00'));
+  assert.equal(parseDateTimeWall('2026-10-04T02:15:00', 'Australia/Lord_Howe', 'start.dateTime'), wall('2026-10-04T02:15:00'));
+  // An offset fixes the instant: the wall time is what the zone's clock shows then.
+  assert.equal(parseDateTimeWall('2026-03-08T02:30:00-05:00', 'America/New_York', 'start.dateTime'), wall('2026-03-08T03:30:00'));
+  assert.equal(parseDateTimeWall('2026-11-01T06:30:00Z', 'America/New_York', 'start.dateTime'), wall('2026-11-01T01:30:00'));
+  assert.equal(parseDateTimeWall('2026-10-19T10:00:00+09:00', 'Europe/London', 'start.dateTime'), wall('2026-10-19T02:00:00'));
+  rejects(() => parseDateTimeWall('2026-03-08T02:30', 'America/New_York', 'start.dateTime'), 'start.dateTime', /not an RFC 3339/);
+  rejects(() => parseDateTimeWall('2026-03-08T02:30:00', 'Nowhere/City', 'start.dateTime'), 'timeZone', /not a known IANA time zone/);
 });
 
 test('all-day dates', () => {

@@ -18,6 +18,7 @@ import { parseRRule, parseRecurrence, formatRRule } from '../../src/domain/recur
 import { instantToWallMs, wallMsToInstant } from '../../src/domain/time/zones.ts';
 import { allDaySeries, firstN, localInstant, localString, timedSeries } from '../_helpers/series.ts';
 import { naiveExpand } from '../_helpers/naive-rrule.ts';
+import { Rng } from '../_helpers/fuzz.ts';
 
 const NY = 'America/New_York';
 const HOUR = 3_600_000;
@@ -217,17 +218,6 @@ test('exceptions: cancelled, moved out, moved in, shown when cancelled, stale on
 // ---------------------------------------------------------------------------------------------
 // Property test: the expansion agrees with a naive day-by-day evaluator on random rules.
 
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 function randomRule(rnd: () => number, allDay: boolean, startWall: number): string {
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
   const some = (xs: readonly number[], max: number): number[] => {
@@ -289,7 +279,8 @@ function randomRule(rnd: () => number, allDay: boolean, startWall: number): stri
 }
 
 test('property: expansion matches a naive day-by-day evaluator (seeded, 300 rules)', () => {
-  const rnd = prng(20261019);
+  const rng = new Rng(20261019);
+  const rnd = (): number => rng.next();
   for (let i = 0; i < 300; i++) {
     const allDay = i % 5 === 4;
     const zone = i % 3 === 0 ? NY : 'UTC';
@@ -301,7 +292,7 @@ test('property: expansion matches a naive day-by-day evaluator (seeded, 300 rule
     const horizonWall = startWall + 3 * 366 * DAY;
     const series: Series = allDay
       ? { kind: 'date', startDate: { year: new Date(startWall).getUTCFullYear(), month: new Date(startWall).getUTCMonth() + 1, day: new Date(startWall).getUTCDate() }, durationDays: 1, recurrence: parseRecurrence([`RRULE:${text}`], { allDay }) }
-      : { kind: 'dateTime', start: wallMsToInstant(startWall, zone), durationMs: HOUR, timeZone: zone, recurrence: parseRecurrence([`RRULE:${text}`], { allDay }) };
+      : { kind: 'dateTime', start: wallMsToInstant(startWall, zone), startWall, durationMs: HOUR, timeZone: zone, recurrence: parseRecurrence([`RRULE:${text}`], { allDay }) };
     const expected = naiveExpand(rule, startWall, horizonWall, allDay);
     const got: number[] = [];
     const toWall = (k: number): number => (series.kind === 'dateTime' ? instantToWallMs(k, series.timeZone) : k);

@@ -5,10 +5,16 @@
 // MONTHLY, a WKST-aligned week for WEEKLY, a day, an hour ...), stepping INTERVAL periods. A
 // period's candidates are its days that pass every day-level BYxxx part, times every
 // BYHOUR/BYMINUTE/BYSECOND combination; BYSETPOS then picks among them (§3.3.10). Candidates are
-// computed in *wall-clock* time of the series' zone and only then turned into instants, so a
-// weekly 09:00 New York meeting stays at 09:00 across a DST change (Event.start.timeZone is
-// "the zone the recurrence is expanded in"). Nonexistent and repeated local times resolve per
-// RFC 5545 §3.3.5 (zones.ts).
+// computed in *wall-clock* time of the series' zone, from DTSTART's wall time, and only then
+// turned into instants, so a weekly 09:00 New York meeting stays at 09:00 across a DST change
+// (Event.start.timeZone is "the zone the recurrence is expanded in").
+//
+// DST (RFC 5545 §3.3.5 and §3.3.10, as python-dateutil and Google do it): only an occurrence
+// whose wall time falls in a gap moves, forward by the gap's length; every other occurrence
+// keeps the wall time. A series starting 02:30 on New York's spring-forward day has 03:30 EDT
+// that day and 02:30 on the days after (TimedSeries.startWall keeps the 02:30). A wall time
+// that occurs twice means its first occurrence (the earlier offset). Occurrence keys, and so
+// instance ids, are the real UTC instants (zones.ts wallMsToInstant).
 //
 // Cost depends on the window, not on the series' age: without COUNT the iteration jumps straight
 // to the period holding the window start. With COUNT every earlier occurrence must be counted;
@@ -53,6 +59,13 @@ export interface TimedSeries {
   readonly kind: 'dateTime';
   /** Instant of the first instance's start (the event's `start`). */
   readonly start: number;
+  /**
+   * DTSTART's wall time in `timeZone` (wall ms, zones.ts; datetime.ts parseDateTimeWall), which
+   * the rules run from. It differs from the wall time `start` shows only when the start was
+   * written as a local time inside a DST gap: 02:30 on a spring-forward day starts at 03:30,
+   * and the following days keep 02:30.
+   */
+  readonly startWall: number;
   readonly durationMs: number;
   /** IANA zone the series is expanded in (the event's `start.timeZone`). */
   readonly timeZone: string;
@@ -430,7 +443,7 @@ function nextDayIndex(c: CompiledRule, idx: number): number {
  */
 function* ruleKeys(
   c: CompiledRule,
-  toKey: (wall: number) => number,
+  times: Pick<CompiledSeries, 'toKey' | 'keyToWall'>,
   fromWall: number,
   stopWall: number,
   stats: ExpansionStats | undefined,
@@ -451,12 +464,18 @@ function* ruleKeys(
     emitted += skip * c.uniform;
     idx = (skip + 1) * c.interval;
   }
+  // Candidates come in wall-time order, which is instant order except in a DST gap: a wall time
+  // there moves forward by the gap's length, past the instants of the wall times just after the
+  // gap (Chatham skips 02:45-03:45, so 03:15 is 04:15 and comes after 03:45). Such keys wait
+  // here, ascending, until a later key passes them. COUNT and UNTIL still go by candidate order,
+  // as python-dateutil counts and stops.
+  const moved: number[] = [];
   let lastFound = Math.max(c.dtWall, periodStart(c, idx));
   const bound = Math.min(stopWall, MAX_WALL, c.untilWall ?? Infinity, c.untilInstant === undefined ? Infinity : c.untilInstant + 2 * MS_PER_DAY);
-  for (;;) {
+  periods: for (;;) {
     if (--budget.remaining < 0) throw new ExpansionBudgetError();
     const ps = periodStart(c, idx);
-    if (ps > bound || ps - lastFound > EMPTY_SPAN) return;
+    if (ps > bound || ps - lastFound > EMPTY_SPAN) break;
     if (c.order <= 2 && !dayMatchesCivil(c, Math.floor(ps / MS_PER_DAY))) {
       // Sub-daily rule on a day the day-level parts exclude: skip the rest of that day.
       idx = nextDayIndex(c, idx);
@@ -465,16 +484,25 @@ function* ruleKeys(
     const cands = periodCandidates(c, idx, stats);
     for (const w of cands) {
       if (w < c.dtWall) continue;
-      if (c.untilWall !== undefined && w > c.untilWall) return;
-      const key = toKey(w);
-      if (c.untilInstant !== undefined && key > c.untilInstant) return;
-      if (c.count !== undefined && emitted >= c.count) return;
+      if (c.untilWall !== undefined && w > c.untilWall) break periods;
+      const key = times.toKey(w);
+      if (c.untilInstant !== undefined && key > c.untilInstant) break periods;
+      if (c.count !== undefined && emitted >= c.count) break periods;
       emitted += 1;
       lastFound = w;
-      if (w >= fromWall) yield key;
+      if (w < fromWall) continue;
+      if (times.keyToWall(key) !== w) {
+        let at = moved.length;
+        while (at > 0 && (moved[at - 1] as number) > key) at--;
+        moved.splice(at, 0, key);
+        continue;
+      }
+      while (moved.length > 0 && (moved[0] as number) < key) yield moved.shift() as number;
+      yield key;
     }
     idx += c.interval;
   }
+  yield* moved;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -518,10 +546,10 @@ function compile(series: Series): CompiledSeries {
   if (series.kind === 'dateTime') {
     const zone = series.timeZone;
     startKey = series.start;
-    dtWall = instantToWallMs(series.start, zone);
-    const startWall = dtWall;
-    // The start's own wall time maps back to the start even in a repeated hour's second pass.
-    toKey = (wall) => (wall === startWall ? series.start : wallMsToInstant(wall, zone));
+    dtWall = series.startWall;
+    // The start's own wall time maps back to the start even in a repeated hour's second pass
+    // (a start written with the later offset).
+    toKey = (wall) => (wall === dtWall ? series.start : wallMsToInstant(wall, zone));
     keyToWall = (key) => instantToWallMs(key, zone);
   } else {
     const d = series.startDate;
@@ -604,9 +632,9 @@ export function* occurrences(series: Series, options: IterateOptions = {}): Gene
   const sources = heads([
     fromList([c.startKey], fromKey),
     fromList(c.rdates, fromKey),
-    ...c.rules.map((r) => ruleKeys(r, c.toKey, fromWall, stopWall, options.stats, budget)),
+    ...c.rules.map((r) => ruleKeys(r, c, fromWall, stopWall, options.stats, budget)),
   ]);
-  const ex = heads(c.exrules.map((r) => ruleKeys(r, c.toKey, fromWall, stopWall, options.stats, budget)));
+  const ex = heads(c.exrules.map((r) => ruleKeys(r, c, fromWall, stopWall, options.stats, budget)));
   let last = -Infinity;
   for (;;) {
     let min: Head | undefined;

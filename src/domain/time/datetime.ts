@@ -11,6 +11,7 @@ import {
   civilFromDays,
   daysFromCivil,
   daysInMonth,
+  instantToWallMs,
   isValidTimeZone,
   msToWall,
   wallMsToInstant,
@@ -138,6 +139,18 @@ export function parseDateTimeWithZone(
     throw new DateTimeError(field, `"${dateTime}" has no time zone offset and no timeZone was given`);
   }
   return wallMsToInstant(wallToMs(p.wall), timeZone);
+}
+
+/**
+ * The wall time (wall ms, zones.ts) an EventDateTime's `dateTime` names in `timeZone`: a
+ * recurring event's DTSTART, since rules run on wall-clock time (RFC 5545 §3.3.10). A local
+ * time is taken as written, so one inside a DST gap keeps its wall time (02:30) although its
+ * instant lies after the gap (03:30 EDT); a time with an offset fixes the instant, and the
+ * wall time a clock in `timeZone` shows then is meant.
+ */
+export function parseDateTimeWall(dateTime: string, timeZone: string, field: string): number {
+  const instant = parseDateTimeWithZone(dateTime, timeZone, field);
+  return hasOffset(dateTime) ? instantToWallMs(instant, timeZone) : wallToMs(parseLocalDateTime(dateTime, field));
 }
 
 /** An all-day `YYYY-MM-DD` date. */
