@@ -20,6 +20,8 @@ export class App {
   baseUrl = '';
   /** The configured --host, for the management Host check. */
   readonly host: string;
+  /** The TCP port the server is bound to; set once it is listening (webhooks must not point at it). */
+  port = 0;
   readonly #resetListeners: Array<() => void> = [];
   readonly #revokeListeners: Array<(connectionId: string) => void> = [];
   readonly #shutdownListeners: Array<() => void> = [];

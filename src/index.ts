@@ -83,6 +83,7 @@ export async function start(startOptions: StartOptions = {}): Promise<RunningSer
     });
   });
   const { port } = server.address() as AddressInfo;
+  app.port = port;
   app.baseUrl = baseUrlFor(options, port);
 
   let closing: Promise<void> | undefined;

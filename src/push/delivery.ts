@@ -1,7 +1,12 @@
-// Webhook delivery of push notifications (BEHAVIOUR.md §5.2).
+// Scheduling webhook delivery of push notifications (BEHAVIOUR.md §5.2); one POST is
+// src/push/webhook-request.ts's.
 //
-// - Each message is a POST with an empty body and the X-Goog-* headers, user agent APIs-Google.
 // - Order is kept per channel: one request in flight per channel, later messages wait.
+// - Requests in flight are bounded service-wide (MAX_DELIVERIES_IN_FLIGHT): 2,000 channels and a
+//   burst of writes must not open thousands of sockets at once and starve the API's own answers.
+//   Channels with a message ready wait for a free slot in arrival order, and a channel that sent
+//   one message goes to the back of that line, so a busy channel cannot hold the others up.
+//   A retry's backoff wait holds no slot.
 // - The API request that caused a message never waits for it: notify() assigns the number,
 //   queues, and returns; sending starts on a later turn of the event loop.
 // - Each attempt times out (5 s by default). Connection errors, timeouts and 500/502/503/504 are
@@ -9,21 +14,22 @@
 //   is not a success is a failed delivery and not retried (BEHAVIOUR.md §5.2).
 // - Before every attempt the channel is read again from the store: a stopped, revoked or expired
 //   channel (service clock) delivers nothing more.
-// - Every attempt is logged per channel in memory (bounded), for GET /__svc/channels.
+// - Nothing is dropped silently: a message beyond a channel's bounded queue (a receiver that stays
+//   slow while writes keep coming) is logged as `dropped`, as every attempt is logged.
+// - Every attempt is logged per channel in memory, for GET /__svc/channels: the newest
+//   `logLimit` entries. Logs of channels that are stopped or expired on the service clock are
+//   purged at least once a minute of that clock (and before every listing), so they never pile up.
 // - Message numbers are persisted in the channel record as they are assigned, so numbering goes
 //   on after a restart on a database file. Queued messages themselves are not persisted: delivery
 //   is best effort, as Google's is.
 
-import type { ClientRequest } from 'node:http';
 import type { App } from '../app.ts';
 import type { ChannelRecord } from '../store/store.ts';
 import { isLive } from './channels.ts';
+import { WebhookClient } from './webhook-request.ts';
+import type { Message, ResourceState, WebhookAnswer } from './webhook-request.ts';
 
-// Not imported as ES modules, for start-up time (see src/server.ts).
-const { Agent: HttpAgent, request: httpRequest } = process.getBuiltinModule('node:http');
-const { Agent: HttpsAgent, request: httpsRequest } = process.getBuiltinModule('node:https');
-
-export type ResourceState = 'sync' | 'exists';
+export type { ResourceState } from './webhook-request.ts';
 
 export interface DeliveryOptions {
   /** Per attempt, from sending to the response headers. */
@@ -34,9 +40,29 @@ export interface DeliveryOptions {
   retryBaseMs: number;
   /** Attempts kept per channel in the delivery log. */
   logLimit: number;
+  /** Webhook requests in flight at once, service-wide. */
+  maxInFlight: number;
+  /** Messages waiting per channel; one more is logged as dropped instead. */
+  pendingLimit: number;
 }
 
-export const DEFAULT_DELIVERY_OPTIONS: DeliveryOptions = { timeoutMs: 5000, maxAttempts: 5, retryBaseMs: 500, logLimit: 100 };
+/**
+ * Webhook requests in flight at once, across all channels. Enough to keep many slow receivers
+ * busy; few enough that sockets and callbacks of deliveries never crowd out API requests.
+ */
+export const MAX_DELIVERIES_IN_FLIGHT = 32;
+
+export const DEFAULT_DELIVERY_OPTIONS: DeliveryOptions = {
+  timeoutMs: 5000,
+  maxAttempts: 5,
+  retryBaseMs: 500,
+  logLimit: 100,
+  maxInFlight: MAX_DELIVERIES_IN_FLIGHT,
+  pendingLimit: 1000,
+};
+
+/** Service-clock interval between purges of the logs of stopped and expired channels. */
+const PURGE_INTERVAL_MS = 60_000;
 
 /** One attempt to deliver one message, as GET /__svc/channels shows it (CONTRACT §5). */
 export interface DeliveryAttempt {
@@ -46,45 +72,50 @@ export interface DeliveryAttempt {
   status: number | null;
   /** When the attempt ended, service clock, RFC 3339. */
   at: string;
+  /** 1 for the first attempt; 0 for a message dropped before any. */
   attempt: number;
-  /** delivered: a success status; retrying: another attempt follows; failed: given up. */
-  outcome: 'delivered' | 'retrying' | 'failed';
+  /** delivered: a success status; retrying: another attempt follows; failed: given up; dropped: the channel's queue was full. */
+  outcome: 'delivered' | 'retrying' | 'failed' | 'dropped';
   error?: string;
 }
 
-interface Message {
-  messageNumber: number;
-  state: ResourceState;
-}
-
 interface ChannelQueue {
+  channelId: string;
   connectionId: string;
+  /** pending[0] is the message being sent or retried. */
   pending: Message[];
-  running: boolean;
+  /** Attempts made so far at pending[0]. */
+  attempts: number;
+  /** idle: nothing to send; ready: waiting for a slot; sending: a request in flight; backoff: waiting to retry. */
+  state: 'idle' | 'ready' | 'sending' | 'backoff';
   closed: boolean;
   log: DeliveryAttempt[];
-  /** The in-flight request, aborted when the channel goes. */
-  request: ClientRequest | undefined;
-  /** Ends a backoff wait early when the channel goes. */
-  wake: (() => void) | undefined;
+  /** Aborts the in-flight request when the channel goes. */
+  abort: AbortController | undefined;
+  backoff: ReturnType<typeof setTimeout> | undefined;
 }
 
 // BEHAVIOUR.md §5.2: the receiver's success codes (102 is informational in HTTP/1.1 and never a
 // final status, so Node's client cannot report it) and the statuses Google retries.
 const SUCCESS = new Set([200, 201, 202, 204]);
 const RETRIED = new Set([500, 502, 503, 504]);
-const USER_AGENT = 'APIs-Google';
 
 export class Notifier {
   readonly #app: App;
   readonly #options: DeliveryOptions;
+  readonly #client: WebhookClient;
   readonly #queues = new Map<string, ChannelQueue>();
-  readonly #httpAgent = new HttpAgent({ keepAlive: true });
-  readonly #httpsAgent = new HttpsAgent({ keepAlive: true });
+  /** Channels with a message ready to send, in the order they will get a slot. */
+  readonly #ready = new Set<ChannelQueue>();
+  #inFlight = 0;
+  #pumpScheduled = false;
+  #lastPurge: number;
 
   constructor(app: App, options: DeliveryOptions) {
     this.#app = app;
     this.#options = options;
+    this.#client = new WebhookClient(options.timeoutMs, app);
+    this.#lastPurge = app.clock.now();
   }
 
   /**
@@ -93,24 +124,38 @@ export class Notifier {
    */
   notify(channelId: string, state: ResourceState): void {
     const { store, clock } = this.#app;
+    const now = clock.now();
+    if (now >= this.#lastPurge + PURGE_INTERVAL_MS || now < this.#lastPurge) this.purge();
     const channel = store.transaction(() => {
       const current = store.getChannel(channelId);
-      if (!current || !isLive(current, clock.now())) return undefined;
+      if (!current || !isLive(current, now)) return undefined;
       store.putChannel({ ...current, nextMessageNumber: current.nextMessageNumber + 1 });
       return current;
     });
     if (!channel) return;
     const queue = this.#queueOf(channel);
-    queue.pending.push({ messageNumber: channel.nextMessageNumber, state });
-    if (!queue.running) {
-      queue.running = true;
-      setImmediate(() => void this.#drain(channel.id, queue));
+    const message = { messageNumber: channel.nextMessageNumber, state };
+    if (queue.pending.length >= this.#options.pendingLimit) {
+      this.#record(queue, message, { status: null, error: `${this.#options.pendingLimit} messages already wait for this channel` }, 0, 'dropped');
+      return;
     }
+    queue.pending.push(message);
+    if (queue.state === 'idle') this.#makeReady(queue);
   }
 
   /** The delivery log of a channel, oldest attempt first. */
   deliveries(channelId: string): readonly DeliveryAttempt[] {
     return this.#queues.get(channelId)?.log ?? [];
+  }
+
+  /** Drops the queue and log of every channel that is gone from the store or expired (service clock). */
+  purge(): void {
+    const now = this.#app.clock.now();
+    this.#lastPurge = now;
+    for (const [id, queue] of this.#queues) {
+      const channel = this.#app.store.getChannel(id);
+      if (!channel || !isLive(channel, now)) this.#close(id, queue);
+    }
   }
 
   /** channels.stop: drop the channel's queue, wait and log. */
@@ -131,14 +176,13 @@ export class Notifier {
 
   shutdown(): void {
     this.forgetAll();
-    this.#httpAgent.destroy();
-    this.#httpsAgent.destroy();
+    this.#client.destroy();
   }
 
   #queueOf(channel: ChannelRecord): ChannelQueue {
     let queue = this.#queues.get(channel.id);
     if (!queue) {
-      queue = { connectionId: channel.connectionId, pending: [], running: false, closed: false, log: [], request: undefined, wake: undefined };
+      queue = { channelId: channel.id, connectionId: channel.connectionId, pending: [], attempts: 0, state: 'idle', closed: false, log: [], abort: undefined, backoff: undefined };
       this.#queues.set(channel.id, queue);
     }
     return queue;
@@ -147,110 +191,85 @@ export class Notifier {
   #close(channelId: string, queue: ChannelQueue): void {
     queue.closed = true;
     queue.pending = [];
-    queue.request?.destroy();
-    queue.wake?.();
+    queue.abort?.abort();
+    clearTimeout(queue.backoff);
+    this.#ready.delete(queue);
     this.#queues.delete(channelId);
   }
 
-  async #drain(channelId: string, queue: ChannelQueue): Promise<void> {
-    try {
-      for (let message = queue.pending.shift(); message && !queue.closed; message = queue.pending.shift()) {
-        await this.#deliver(channelId, queue, message);
-      }
-    } catch (error) {
-      this.#app.log.error(`push delivery to channel ${channelId} failed`, error);
+  #makeReady(queue: ChannelQueue): void {
+    queue.state = 'ready';
+    this.#ready.add(queue);
+    if (this.#pumpScheduled) return;
+    this.#pumpScheduled = true;
+    setImmediate(() => {
+      this.#pumpScheduled = false;
+      this.#pump();
+    });
+  }
+
+  /** Starts the next ready channels' messages while slots are free. */
+  #pump(): void {
+    while (this.#inFlight < this.#options.maxInFlight) {
+      const next = this.#ready.values().next();
+      if (next.done) return;
+      this.#ready.delete(next.value);
+      void this.#sendFirst(next.value);
+    }
+  }
+
+  /** One attempt at the channel's first pending message, then what follows from its answer. */
+  async #sendFirst(queue: ChannelQueue): Promise<void> {
+    const message = queue.pending[0];
+    const channel = this.#app.store.getChannel(queue.channelId);
+    if (!channel) return this.#close(queue.channelId, queue);
+    if (!message || !isLive(channel, this.#app.clock.now())) {
       queue.pending = [];
+      queue.state = 'idle';
+      return;
+    }
+    queue.state = 'sending';
+    queue.attempts++;
+    queue.abort = new AbortController();
+    this.#inFlight++;
+    let answer: WebhookAnswer;
+    try {
+      answer = await this.#client.post(channel, message, queue.abort.signal);
+    } catch (error) {
+      this.#app.log.error(`push delivery to channel ${queue.channelId} failed`, error);
+      answer = { status: null, error: 'internal error', final: true };
     } finally {
-      queue.running = false;
+      this.#inFlight--;
+      queue.abort = undefined;
+      this.#pump();
     }
-  }
-
-  async #deliver(channelId: string, queue: ChannelQueue, message: Message): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      const channel = this.#app.store.getChannel(channelId);
-      if (!channel) {
-        this.#close(channelId, queue);
-        return;
-      }
-      if (!isLive(channel, this.#app.clock.now())) {
-        queue.pending = [];
-        return;
-      }
-      const answer = await this.#post(queue, channel, message);
-      if (queue.closed) return;
-      const delivered = answer.status !== null && SUCCESS.has(answer.status);
-      const retry = !delivered && (answer.status === null || RETRIED.has(answer.status)) && attempt < this.#options.maxAttempts;
-      this.#record(queue, {
-        messageNumber: message.messageNumber,
-        state: message.state,
-        status: answer.status,
-        at: new Date(this.#app.clock.now()).toISOString(),
-        attempt,
-        outcome: delivered ? 'delivered' : retry ? 'retrying' : 'failed',
-        ...(answer.error === undefined ? {} : { error: answer.error }),
-      });
-      if (!retry) return;
-      await this.#backoff(queue, this.#options.retryBaseMs * 2 ** (attempt - 1));
-      if (queue.closed) return;
-    }
-  }
-
-  #record(queue: ChannelQueue, attempt: DeliveryAttempt): void {
-    queue.log.push(attempt);
-    if (queue.log.length > this.#options.logLimit) queue.log.splice(0, queue.log.length - this.#options.logLimit);
-  }
-
-  #backoff(queue: ChannelQueue, ms: number): Promise<void> {
-    return new Promise((resolve) => {
+    if (queue.closed) return;
+    const delivered = answer.status !== null && SUCCESS.has(answer.status);
+    const retry = !delivered && !answer.final && (answer.status === null || RETRIED.has(answer.status)) && queue.attempts < this.#options.maxAttempts;
+    this.#record(queue, message, answer, queue.attempts, delivered ? 'delivered' : retry ? 'retrying' : 'failed');
+    if (retry) {
+      queue.state = 'backoff';
       // Unref'd: a pending retry never keeps a stopping process alive.
-      const timer = setTimeout(done, ms);
-      timer.unref();
-      queue.wake = done;
-      function done(): void {
-        clearTimeout(timer);
-        queue.wake = undefined;
-        resolve();
-      }
-    });
+      queue.backoff = setTimeout(() => this.#makeReady(queue), this.#options.retryBaseMs * 2 ** (queue.attempts - 1));
+      queue.backoff.unref();
+      return;
+    }
+    queue.pending.shift();
+    queue.attempts = 0;
+    if (queue.pending.length > 0) this.#makeReady(queue);
+    else queue.state = 'idle';
   }
 
-  /** One POST; resolves with the status, or with null and the reason when no response came. */
-  #post(queue: ChannelQueue, channel: ChannelRecord, message: Message): Promise<{ status: number | null; error?: string }> {
-    const url = new URL(channel.address);
-    const secure = url.protocol === 'https:';
-    const headers: Record<string, string> = {
-      'Content-Length': '0',
-      'User-Agent': USER_AGENT,
-      'X-Goog-Channel-ID': channel.id,
-      // RFC 7231 §7.1.1.1 IMF-fixdate (RFC 1123 form), as Google sends it (BEHAVIOUR.md §5.2).
-      'X-Goog-Channel-Expiration': new Date(channel.expiration).toUTCString(),
-      'X-Goog-Message-Number': String(message.messageNumber),
-      'X-Goog-Resource-ID': channel.resourceId,
-      'X-Goog-Resource-State': message.state,
-      'X-Goog-Resource-URI': channel.resourceUri,
-    };
-    if (channel.token !== null) headers['X-Goog-Channel-Token'] = channel.token;
-    return new Promise((resolve) => {
-      let settled = false;
-      const settle = (answer: { status: number | null; error?: string }): void => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        queue.request = undefined;
-        resolve(answer);
-      };
-      const send = secure ? httpsRequest : httpRequest;
-      const request = send(url, { method: 'POST', headers, agent: secure ? this.#httpsAgent : this.#httpAgent }, (response) => {
-        // The body is not read, only drained so the connection can be reused.
-        response.resume();
-        settle({ status: response.statusCode ?? null });
-      });
-      const timer = setTimeout(() => request.destroy(new Error(`no response within ${this.#options.timeoutMs} ms`)), this.#options.timeoutMs);
-      timer.unref();
-      request.on('error', (error) => settle({ status: null, error: error.message }));
-      request.on('close', () => settle({ status: null, error: 'connection closed before a response' }));
-      queue.request = request;
-      request.end();
+  #record(queue: ChannelQueue, message: Message, answer: WebhookAnswer, attempt: number, outcome: DeliveryAttempt['outcome']): void {
+    queue.log.push({
+      messageNumber: message.messageNumber,
+      state: message.state,
+      status: answer.status,
+      at: new Date(this.#app.clock.now()).toISOString(),
+      attempt,
+      outcome,
+      ...(answer.error === undefined ? {} : { error: answer.error }),
     });
+    if (queue.log.length > this.#options.logLimit) queue.log.splice(0, queue.log.length - this.#options.logLimit);
   }
 }

@@ -33,13 +33,16 @@ export function notifierOf(app: App): Notifier {
 }
 
 // BEHAVIOUR.md §5.2: `exists` after any create, update or delete in the watched collection, to
-// every live channel watching it.
+// every live channel watching it. One transaction for all their message numbers: a collection
+// watched by many channels costs the writer one commit, not one per channel.
 function notifyWatchers(app: App, notifier: Notifier, resource: ChannelResource): void {
   const now = app.clock.now();
   // An indexed lookup: every write calls this, and most resources have no channel.
-  for (const channel of app.store.listChannelsWatching(resource)) {
-    if (isLive(channel, now)) notifier.notify(channel.id, 'exists');
-  }
+  const watching = app.store.listChannelsWatching(resource).filter((channel) => isLive(channel, now));
+  if (watching.length === 0) return;
+  app.store.transaction(() => {
+    for (const channel of watching) notifier.notify(channel.id, 'exists');
+  });
 }
 
 export interface ManagedChannel {
@@ -53,9 +56,13 @@ export interface ManagedChannel {
   deliveries: readonly DeliveryAttempt[];
 }
 
-/** GET /__svc/channels (CONTRACT §5): every stored channel, expired ones included, with its delivery log. */
+/**
+ * GET /__svc/channels (CONTRACT §5): every stored channel, expired ones included, with its delivery
+ * log; an expired channel's log is purged first, so it shows none.
+ */
 export function listChannelsForManagement(app: App): { channels: ManagedChannel[] } {
   const notifier = notifiers.get(app);
+  notifier?.purge();
   return {
     channels: app.store.listChannels().map((channel) => ({
       id: channel.id,

@@ -296,6 +296,81 @@ describe('listChannelsForManagement', () => {
   });
 });
 
+describe('bounded queues and logs', () => {
+  it('a message beyond the channel\'s pending limit is logged as dropped, never silently lost; the rest go in order', async (t) => {
+    const { app, hook, open, log, store } = await setup(t, { ...FAST, pendingLimit: 2 });
+    // All queued in one turn, before the first send starts: sync (1) and 2 fit, 3 to 5 do not.
+    open('ch-full');
+    for (let n = 0; n < 4; n++) app.collectionChanged(EVENTS);
+    await hook.waitFor('/ch-full', 2);
+    await waitUntil(() => log('ch-full').length === 5);
+    assert.deepEqual(log('ch-full'), [
+      [3, 'exists', null, 'dropped'],
+      [4, 'exists', null, 'dropped'],
+      [5, 'exists', null, 'dropped'],
+      [1, 'sync', 200, 'delivered'],
+      [2, 'exists', 200, 'delivered'],
+    ]);
+    assert.deepEqual(numbers(hook, '/ch-full'), ['1', '2']);
+    assert.equal(store.getChannel('ch-full')?.nextMessageNumber, 6);
+  });
+
+  it('at most maxInFlight requests at once across channels; the others wait their turn', async (t) => {
+    const { hook, open, log } = await setup(t, { ...FAST, maxInFlight: 1, timeoutMs: 300 });
+    hook.hangNext(1);
+    open('ch-first');
+    open('ch-second');
+    await hook.waitFor('/ch-second', 1);
+    // ch-first's hung attempt held the only slot until its timeout: ch-second went out only after
+    // that attempt was over and logged.
+    assert.deepEqual(log('ch-first'), [[1, 'sync', null, 'retrying']]);
+    await waitUntil(() => log('ch-first').length === 2);
+    assert.deepEqual(log('ch-first'), [
+      [1, 'sync', null, 'retrying'],
+      [1, 'sync', 200, 'delivered'],
+    ]);
+  });
+
+  it('purges the log of an expired channel when listing, and keeps a live channel\'s', async (t) => {
+    const { app, hook, open, notifier, log } = await setup(t);
+    open('ch-short', { params: { ttl: '60' } });
+    open('ch-live');
+    await hook.waitFor('/ch-short', 1);
+    await hook.waitFor('/ch-live', 1);
+    await waitUntil(() => log('ch-short').length === 1 && log('ch-live').length === 1);
+    app.clock.advance(61);
+    const listed = new Map(listChannelsForManagement(app).channels.map((c) => [c.id, c.deliveries.length]));
+    assert.deepEqual(listed, new Map([['ch-short', 0], ['ch-live', 1]]));
+    // Purged, not hidden: with the clock moved back the channel is live again, its old log gone.
+    app.clock.advance(-61);
+    assert.deepEqual(notifier.deliveries('ch-short'), []);
+    assert.deepEqual(log('ch-live'), [[1, 'sync', 200, 'delivered']]);
+  });
+
+  it('purges, on the service clock, the logs of expired channels and of channels gone from the store', async (t) => {
+    const { app, hook, open, notifier, log, store } = await setup(t);
+    open('ch-short', { params: { ttl: '60' } });
+    open('ch-gone');
+    open('ch-live', { params: { ttl: '3600' } });
+    for (const id of ['ch-short', 'ch-gone', 'ch-live']) await hook.waitFor(`/${id}`, 1);
+    await waitUntil(() => ['ch-short', 'ch-gone', 'ch-live'].every((id) => log(id).length === 1));
+    // Stopped by another process on the same database: this one was not told.
+    store.deleteChannel('ch-gone');
+    app.clock.advance(61);
+    // Any message, a minute of service clock after the last purge, purges first.
+    app.collectionChanged(EVENTS);
+    await hook.waitFor('/ch-live', 2);
+    app.clock.advance(-61);
+    assert.deepEqual(notifier.deliveries('ch-short'), []);
+    assert.deepEqual(notifier.deliveries('ch-gone'), []);
+    await waitUntil(() => log('ch-live').length === 2);
+    assert.deepEqual(log('ch-live'), [
+      [1, 'sync', 200, 'delivered'],
+      [2, 'exists', 200, 'delivered'],
+    ]);
+  });
+});
+
 describe('startPush', () => {
   it('refuses a second start for the same App', async (t) => {
     const { app } = await setup(t);
