@@ -11,10 +11,20 @@
 //   full certificate verification.
 // - `id` and `token` travel back as header values (X-Goog-Channel-ID, X-Goog-Channel-Token), so
 //   they must be printable ASCII; anything else could not be delivered.
+// - An address that reaches the service itself (src/push/address.ts) is `400
+//   push.webhookUrlUnauthorized`, the reason and wording Google's channel service gives for an
+//   address it will not deliver to ("Unauthorized WebHook callback channel: <address>"); the
+//   message goes on to say why, since here the cause is always the same.
+// - A connection holds at most MAX_ACTIVE_CHANNELS_PER_CONNECTION live channels (expired ones do
+//   not count; stopped ones are gone): each one costs every write to its collection a message,
+//   and a token must not be able to multiply that without bound. Google documents no such limit
+//   and no reason for it, so one more is the generic `400 badRequest` naming the limit.
 
 import { GoogleApiError, googleErrors } from '../api/google-error.ts';
 import { sha256 } from '../oauth/hash.ts';
 import type { ChannelRecord, ChannelResource, Store } from '../store/store.ts';
+import { reachesService } from './address.ts';
+import type { ServiceAddress } from './address.ts';
 
 /** BEHAVIOUR.md §5.1: the default `params.ttl`, also the longest lifetime a channel gets. */
 export const DEFAULT_TTL_SECONDS = 604_800;
@@ -22,6 +32,8 @@ const MAX_LIFETIME_MS = DEFAULT_TTL_SECONDS * 1000;
 const MAX_ID_LENGTH = 64;
 const MAX_TOKEN_LENGTH = 256;
 const MAX_ADDRESS_LENGTH = 2048;
+/** Live channels one connection may hold at once. */
+export const MAX_ACTIVE_CHANNELS_PER_CONNECTION = 100;
 const CHANNEL_TYPES = ['web_hook', 'webhook'];
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
@@ -100,6 +112,16 @@ export function parseWatchRequest(value: unknown): WatchRequest {
   return { id, address, token, expiration, ttlSeconds };
 }
 
+/** Refuses an address that reaches the service itself (src/push/address.ts). */
+export function assertNotServiceAddress(address: string, service: ServiceAddress): void {
+  if (!reachesService(new URL(address), service)) return;
+  throw new GoogleApiError({
+    status: 400,
+    reason: 'push.webhookUrlUnauthorized',
+    message: `Unauthorized WebHook callback channel: ${address} reaches this calendar service itself; point the channel at a receiver of your own`,
+  });
+}
+
 /** The soonest of the ttl, the requested expiration and the 7-day cap (BEHAVIOUR.md §5.1). */
 export function effectiveExpiration(request: WatchRequest, now: number): number {
   const ttlMs = Math.min((request.ttlSeconds ?? DEFAULT_TTL_SECONDS) * 1000, MAX_LIFETIME_MS);
@@ -138,6 +160,10 @@ export function openChannel(open: OpenChannel): ChannelRecord {
   const expiration = effectiveExpiration(request, now);
   return store.transaction(() => {
     if (store.getChannel(request.id)) throw channelIdNotUnique(request.id);
+    const active = store.listChannels().filter((channel) => channel.connectionId === open.connectionId && isLive(channel, now)).length;
+    if (active >= MAX_ACTIVE_CHANNELS_PER_CONNECTION) {
+      throw googleErrors.badRequest(`This connection already has ${MAX_ACTIVE_CHANNELS_PER_CONNECTION} active channels, the most it may hold: stop one (channels.stop) or let one expire first`);
+    }
     const channel: ChannelRecord = {
       id: request.id,
       resourceId: resourceIdFor(open.resource),

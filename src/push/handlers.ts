@@ -12,7 +12,7 @@ import type { CalendarCall, CalendarHandler } from '../calendar/context.ts';
 import { noContent, respond } from '../calendar/respond.ts';
 import type { Result } from '../http/result.ts';
 import type { ChannelResource } from '../store/store.ts';
-import { openChannel, parseStopRequest, parseWatchRequest, renderChannel, assertStoppable } from './channels.ts';
+import { assertNotServiceAddress, assertStoppable, openChannel, parseStopRequest, parseWatchRequest, renderChannel } from './channels.ts';
 import { notifierOf } from './service.ts';
 
 /**
@@ -21,6 +21,7 @@ import { notifierOf } from './service.ts';
  */
 function watch(call: CalendarCall, resource: ChannelResource, path: string): Result {
   const request = parseWatchRequest(jsonBody(call.req));
+  assertNotServiceAddress(request.address, call.app);
   const notifier = notifierOf(call.app);
   const channel = openChannel({
     store: call.app.store,
