@@ -1,7 +1,8 @@
 // Stored event records to wire Event resources (METHODS.md §3.1, BEHAVIOUR.md §2.1): `kind`,
 // `etag`, `htmlLink`, defaults, and every time rendered in the requested output zone (the
 // `timeZone` parameter, else the calendar's). Fields at their defaults are omitted, as Google
-// omits them (`transparency: opaque`, `visibility: default`, false booleans).
+// omits them (`transparency: opaque`, `visibility: default`, false booleans). `hangoutLink` is
+// read off a Meet conference (conference.ts); attendee `self` marks the calendar holding the event.
 
 import type { App } from '../app.ts';
 import type { CalendarRecord, EventRecord, Json, JsonObject } from '../store/store.ts';
@@ -9,6 +10,7 @@ import type { OccurrenceKey, Series } from '../domain/recurrence/expand.ts';
 import { keyToDate } from '../domain/recurrence/expand.ts';
 import { formatDate } from '../domain/time/datetime.ts';
 import { formatRfc3339InZone, MS_PER_DAY } from '../domain/time/zones.ts';
+import { hangoutLinkOf } from './conference.ts';
 import { etagFor } from './etag.ts';
 import { eventTimes, occurrenceCancelled } from './occurrences.ts';
 import type { Occurrence } from './occurrences.ts';
@@ -47,7 +49,8 @@ function attendeesOut(data: JsonObject, ctx: RenderContext): { attendees?: Json[
   const list = Array.isArray(data.attendees) ? data.attendees : [];
   if (list.length === 0) return {};
   const organizer = object(data.organizer)?.email;
-  const self = object(data.creator)?.email;
+  // EventAttendee.self: "this entry stands for the calendar holding this copy of the event".
+  const self = ctx.calendar.id;
   const marked = list.map((entry) => {
     const a = { ...(object(entry) ?? {}) };
     if (a.email === organizer) a.organizer = true;
@@ -106,6 +109,9 @@ function assemble(
     if (data[key] === false) out[key] = false;
   }
   if (data.extendedProperties !== undefined) out.extendedProperties = data.extendedProperties;
+  const hangoutLink = hangoutLinkOf(data.conferenceData);
+  if (hangoutLink !== undefined) out.hangoutLink = hangoutLink;
+  if (data.conferenceData !== undefined) out.conferenceData = data.conferenceData;
   out.reminders = data.reminders ?? { useDefault: true };
   if (data.source !== undefined) out.source = data.source;
   out.eventType = typeof data.eventType === 'string' ? data.eventType : 'default';

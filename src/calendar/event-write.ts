@@ -5,7 +5,21 @@
 // Stored data keeps the client-writable fields as validated (start/end as sent, so a local
 // dateTime keeps its timeZone) plus the server fields `created`, `sequence`, `creator`,
 // `organizer`; `kind`, `etag`, `htmlLink` and defaults are added when rendering
-// (event-resource.ts). Unknown and read-only fields in a body are ignored, as Google ignores them.
+// (event-resource.ts). Unknown and read-only fields in a body are ignored, as Google ignores them:
+// events.insert ignores `recurringEventId` and `originalStartTime` too (DISC Event: set by the
+// server on instances), so a copy of an instance inserted back is a new single event and the
+// occurrence it was copied from is untouched. Fixtures describe exceptions with those two fields,
+// as events.import would (createEventRecord).
+//
+// Write rules refused with 400 (issue 14, BEHAVIOUR.md §2.1):
+// - an all-day event must end at least one day after it starts (`end.date` is exclusive);
+// - `sequence` may not go below the stored value (Google's `invalid` message quoted below);
+// - an instance of a series has no recurrence of its own, so `recurrence` on one is refused.
+//
+// Organizer and creator (DISC Event.organizer, Event.creator; captured events): the organizer is
+// the calendar holding the event — on a secondary calendar the calendar itself (its id and
+// summary), on a primary calendar its user — and is `self` there; the creator is the user who
+// wrote it, `self` only on their own primary calendar.
 //
 // Choices where Google is unconfirmed (documented in the README's API notes):
 // - `sequence` goes up by one when start, end or recurrence change (RFC 5545 §3.8.7.4: a
@@ -14,7 +28,8 @@
 //   `start`, `end` and every array are replaced whole; `null` clears a field.
 // - an id held by a deleted event still collides on insert (409 duplicate): get keeps
 //   returning the tombstone, so the id is not free.
-// - `attachments` and `conferenceData` are not stored (the emulator has no Drive or Meet).
+// - `attachments` are not stored (the emulator has no Drive). `conferenceData` follows
+//   `conferenceDataVersion` (conference.ts).
 
 import { GoogleApiError, googleErrors } from '../api/google-error.ts';
 import { RecurrenceError, parseRecurrence } from '../domain/recurrence/rrule.ts';
@@ -26,6 +41,9 @@ import type { CalendarRecord, EventRecord, EventStatus, Json, JsonObject, Store,
 import { randomBytes } from '../oauth/hash.ts';
 import { BASE32HEX, TIME_PREFIX_LENGTH, timePrefix } from '../domain/time-ordered.ts';
 import { eventSpan, findInstance, instanceId, occurrenceKeyOf, occurrenceTimes, recurrenceLines, seriesOf } from './occurrences.ts';
+import { conferencePropertiesOf } from './calendars.ts';
+import { ConferenceInputError, resolveConference } from './conference.ts';
+import type { ConferenceDataVersion } from './conference.ts';
 
 export type EventInputReason = 'invalid' | 'required' | 'timeRangeEmpty' | 'duplicate';
 
@@ -60,6 +78,8 @@ export interface WriteContext {
   calendar: CalendarRecord;
   owner: UserRecord;
   now: number;
+  /** The request's `conferenceDataVersion` (conference.ts); absent means 0. */
+  conferenceDataVersion?: ConferenceDataVersion;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -284,7 +304,10 @@ function parseTimes(startRaw: unknown, endRaw: unknown, calendarZone: string): P
     startMs = instant(start.stored, 'start', undefined);
     endMs = instant(end.stored, 'end', typeof start.stored.timeZone === 'string' ? start.stored.timeZone : undefined);
   }
-  if (endMs < startMs) throw new EventInputError('timeRangeEmpty', 'The specified time range is empty.', 'end');
+  // A timed event may last no time at all; an all-day one covers at least its start date.
+  if (endMs < startMs || (start.allDay && endMs === startMs)) {
+    throw new EventInputError('timeRangeEmpty', 'The specified time range is empty.', 'end');
+  }
   return { allDay: start.allDay, start: start.stored, end: end.stored, startMs, endMs };
 }
 
@@ -371,17 +394,82 @@ function sequenceInput(body: Raw): number | undefined {
   return value;
 }
 
-// One frozen creator/organizer object per owner record, shared by the events it writes: the
-// memory store keeps frozen values without copying them (two objects less per stored event).
-const people = new WeakMap<UserRecord, JsonObject>();
+/** The client's `sequence` for a resource whose sequence is `current`: never lower (Google's message). */
+function sequenceNotBelow(body: Raw, current: number): number | undefined {
+  const value = sequenceInput(body);
+  if (value !== undefined && value < current) {
+    throw invalid('sequence', 'Invalid sequence value. The specified sequence number is below the current sequence number of the resource.');
+  }
+  return value;
+}
 
-function person(owner: UserRecord): JsonObject {
-  let found = people.get(owner);
+/** An instance of a series takes its recurrence from the series: a non-empty `recurrence` is refused. */
+function refuseInstanceRecurrence(body: Raw): void {
+  const value = body.recurrence;
+  if (value === undefined || value === null || (Array.isArray(value) && value.length === 0)) return;
+  throw invalid('recurrence', 'An instance of a recurring event cannot have a recurrence of its own.');
+}
+
+// One frozen creator/organizer object per user or calendar record, shared by the events written
+// there: the memory store keeps frozen values without copying them (objects less per stored event).
+const users = new WeakMap<UserRecord, { readonly self: JsonObject; readonly other: JsonObject }>();
+const secondaryOrganizers = new WeakMap<CalendarRecord, JsonObject>();
+
+function userAs(owner: UserRecord, self: boolean): JsonObject {
+  let found = users.get(owner);
   if (found === undefined) {
-    found = Object.freeze({ email: owner.email, displayName: owner.name, self: true });
-    people.set(owner, found);
+    found = {
+      self: Object.freeze({ email: owner.email, displayName: owner.name, self: true }),
+      other: Object.freeze({ email: owner.email, displayName: owner.name }),
+    };
+    users.set(owner, found);
+  }
+  return self ? found.self : found.other;
+}
+
+/** `creator`: the writing user, `self` when the event is on their primary calendar. */
+function creatorOf(ctx: WriteContext): JsonObject {
+  return userAs(ctx.owner, ctx.calendar.primary);
+}
+
+/** `organizer`: the calendar holding the event (on a primary calendar, its user), `self` there. */
+function organizerOf(ctx: WriteContext): JsonObject {
+  if (ctx.calendar.primary) return userAs(ctx.owner, true);
+  let found = secondaryOrganizers.get(ctx.calendar);
+  if (found === undefined) {
+    const summary = ctx.calendar.data.summary;
+    found = Object.freeze(
+      typeof summary === 'string' && summary !== '' ? { email: ctx.calendar.id, displayName: summary, self: true } : { email: ctx.calendar.id, self: true },
+    );
+    secondaryOrganizers.set(ctx.calendar, found);
   }
   return found;
+}
+
+/**
+ * The `conferenceData` an event holds after a write (conference.ts): what it had unless the
+ * request says `conferenceDataVersion=1`; then the body's value, where patch leaves an absent one
+ * as it was and update or insert clears it.
+ */
+function conferenceAfter(ctx: WriteContext, body: Raw, previous: Json | undefined, mode: WriteMode | 'insert'): Json | undefined {
+  if (ctx.conferenceDataVersion !== 1) return previous;
+  const value = body.conferenceData;
+  if (value === undefined && mode === 'patch') return previous;
+  if (value === undefined || value === null) return undefined;
+  const properties = conferencePropertiesOf(ctx.calendar);
+  const allowed = typeof properties === 'object' && properties !== null && !Array.isArray(properties) ? properties.allowedConferenceSolutionTypes : undefined;
+  try {
+    return resolveConference(value, previous, Array.isArray(allowed) ? allowed.filter((t): t is string => typeof t === 'string') : []);
+  } catch (error) {
+    if (error instanceof ConferenceInputError) throw invalid(error.field, error.message);
+    throw error;
+  }
+}
+
+/** `data` with `conferenceData` set to `conference`, or without it when undefined. */
+function withConference(data: JsonObject, conference: Json | undefined): JsonObject {
+  if (conference !== undefined) data.conferenceData = conference;
+  return data;
 }
 
 /** `created`: RFC 3339 UTC at second precision (`.000Z`), as Google shows it (BEHAVIOUR.md §2.1). */
@@ -415,14 +503,11 @@ function buildRecord(
 }
 
 /**
- * Validates an Event resource as events.insert does and returns the record to put. Also used by
- * the fixture loader. A body with `recurringEventId` + `originalStartTime` describes an exception
- * of a series in the same calendar (as events.import accepts): a modified or, with
- * `status: "cancelled"`, cancelled instance whose id defaults to the instance id.
+ * events.insert: validates an Event resource and returns the record to put, a single event or a
+ * series. `recurringEventId` and `originalStartTime` are read-only here and ignored.
  */
-export function createEventRecord(input: unknown, ctx: WriteContext): EventRecord {
+export function insertEventRecord(input: unknown, ctx: WriteContext): EventRecord {
   if (!isObject(input)) throw new EventInputError('invalid', 'The event must be a JSON object.');
-  if (input.recurringEventId !== undefined && input.recurringEventId !== null) return createImportedException(input, ctx);
   let id: string;
   if (input.id !== undefined && input.id !== null) {
     if (typeof input.id !== 'string' || !EVENT_ID.test(input.id)) throw invalid('id', 'Invalid resource id value.');
@@ -439,10 +524,23 @@ export function createEventRecord(input: unknown, ctx: WriteContext): EventRecor
     eventType: eventType(input),
     created: createdStamp(ctx.now),
     sequence: sequenceInput(input) ?? 0,
-    creator: person(ctx.owner),
-    organizer: person(ctx.owner),
+    creator: creatorOf(ctx),
+    organizer: organizerOf(ctx),
   };
-  return buildRecord(ctx, id, iCalUID, data, undefined);
+  return buildRecord(ctx, id, iCalUID, withConference(data, conferenceAfter(ctx, input, undefined, 'insert')), undefined);
+}
+
+/**
+ * A fixture's event (CONTRACT §2), validated as events.insert validates it, except that, as
+ * events.import accepts, a body with `recurringEventId` + `originalStartTime` describes an
+ * exception of a series in the same calendar: a modified or, with `status: "cancelled"`,
+ * cancelled instance whose id defaults to the instance id. Its `conferenceData` is kept as
+ * written (`conferenceDataVersion=1`), so a workspace can seed Meet links.
+ */
+export function createEventRecord(input: unknown, ctx: WriteContext): EventRecord {
+  const importing: WriteContext = { ...ctx, conferenceDataVersion: 1 };
+  if (isObject(input) && input.recurringEventId !== undefined && input.recurringEventId !== null) return createImportedException(input, importing);
+  return insertEventRecord(input, importing);
 }
 
 function createImportedException(input: Raw, ctx: WriteContext): EventRecord {
@@ -474,6 +572,7 @@ function createImportedException(input: Raw, ctx: WriteContext): EventRecord {
   return writeException(ctx, master, series, key, id, body, {
     created: createdStamp(ctx.now),
     sequence: sequenceInput(input) ?? numberOf(master.data.sequence),
+    conferenceData: conferenceAfter(ctx, input, master.data.conferenceData, 'insert'),
   });
 }
 
@@ -520,7 +619,7 @@ function writeException(
   key: OccurrenceKey,
   id: string,
   body: Raw,
-  server: { created: string; sequence: number },
+  server: { created: string; sequence: number; conferenceData: Json | undefined },
 ): EventRecord {
   const times = occurrenceTimes(series, key, ctx.calendar.timeZone);
   const validated = validateFields(body, ctx.calendar.timeZone, true);
@@ -529,12 +628,13 @@ function writeException(
     eventType: typeof master.data.eventType === 'string' ? master.data.eventType : 'default',
     created: server.created,
     sequence: server.sequence,
-    creator: master.data.creator ?? person(ctx.owner),
-    organizer: master.data.organizer ?? person(ctx.owner),
+    creator: master.data.creator ?? creatorOf(ctx),
+    organizer: master.data.organizer ?? organizerOf(ctx),
     recurringEventId: master.id,
     originalStartTime: originalStartTimeOf(series, key),
     originalStartKey: key,
   };
+  withConference(data, server.conferenceData);
   const record = buildRecord(ctx, id, master.iCalUID, data, { recurringEventId: master.id, key, originalStartMs: times.start });
   if (record.status === 'cancelled') {
     // A cancelled instance occupies its original slot (it is what it removes).
@@ -591,20 +691,24 @@ function timingChanged(before: JsonObject, after: JsonObject): boolean {
 export function writeEvent(ctx: WriteContext, target: EventTarget, input: unknown, mode: WriteMode): EventRecord {
   if (!isObject(input)) throw new EventInputError('invalid', 'The event must be a JSON object.');
   if (target.kind === 'instance') {
+    refuseInstanceRecurrence(input);
+    const current = numberOf(target.master.data.sequence);
     const base = instanceBase(target.master, target.series, target.key, ctx.calendar.timeZone);
     const body = effectiveBody(base, input, mode);
-    const sequence = Math.max(numberOf(target.master.data.sequence), sequenceInput(input) ?? 0);
     return writeException(ctx, target.master, target.series, target.key, target.id, body, {
       created: typeof target.master.data.created === 'string' ? target.master.data.created : createdStamp(ctx.now),
-      sequence,
+      sequence: Math.max(current, sequenceNotBelow(input, current) ?? 0),
+      conferenceData: conferenceAfter(ctx, input, target.master.data.conferenceData, mode),
     });
   }
   const existing = target.record;
+  const isException = existing.recurringEventId !== null;
+  if (isException) refuseInstanceRecurrence(input);
+  const requestedSequence = sequenceNotBelow(input, numberOf(existing.data.sequence));
   const body = effectiveBody(existing.data as Raw, input, mode);
   if (input.eventType !== undefined && input.eventType !== null && input.eventType !== existing.data.eventType) {
     throw invalid('eventType', 'The event type cannot be changed.');
   }
-  const isException = existing.recurringEventId !== null;
   const validated = validateFields(body, ctx.calendar.timeZone, isException);
   const bumped = numberOf(existing.data.sequence) + (timingChanged(existing.data, validated.fields) ? 1 : 0);
   const server: JsonObject = {};
@@ -612,7 +716,8 @@ export function writeEvent(ctx: WriteContext, target: EventTarget, input: unknow
     const value = existing.data[key];
     if (value !== undefined) server[key] = value;
   }
-  const data: JsonObject = { ...validated.fields, ...server, sequence: Math.max(bumped, sequenceInput(input) ?? 0) };
+  const data: JsonObject = { ...validated.fields, ...server, sequence: Math.max(bumped, requestedSequence ?? 0) };
+  withConference(data, conferenceAfter(ctx, input, existing.data.conferenceData, mode));
   const record: EventRecord = {
     ...existing,
     seq: ctx.store.nextSeq(),
@@ -653,6 +758,7 @@ export function deleteEvent(ctx: WriteContext, target: EventTarget): EventRecord
       writeException(ctx, target.master, target.series, target.key, target.id, { ...base, status: 'cancelled' }, {
         created: createdStamp(ctx.now),
         sequence: numberOf(target.master.data.sequence),
+        conferenceData: target.master.data.conferenceData,
       }),
     ];
   }

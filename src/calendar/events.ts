@@ -25,7 +25,8 @@ import type { CalendarRecord, EventRecord, Json, JsonObject } from '../store/sto
 import type { CalendarCall, CalendarHandler } from './context.ts';
 import { resolveOwnedCalendar, calendarText } from './calendars.ts';
 import { checkIfMatch, etagFor } from './etag.ts';
-import { EventInputError, createEventRecord, deleteEvent, eventInputToGoogle, findTarget, writeEvent } from './event-write.ts';
+import { EventInputError, deleteEvent, eventInputToGoogle, findTarget, insertEventRecord, writeEvent } from './event-write.ts';
+import { conferenceDataVersionParam } from './conference.ts';
 import type { EventTarget, WriteContext, WriteMode } from './event-write.ts';
 import { eventText, instanceText, itemJson, listItem, occurrenceText, renderEvent, renderTombstone, textContext } from './event-resource.ts';
 import type { RenderContext, TextContext } from './event-resource.ts';
@@ -116,8 +117,9 @@ const insert: CalendarHandler = (call) => {
   const calendar = calendarOf(call);
   const ctx = renderContext(call, calendar);
   const body = jsonBody(call.req);
+  const conferenceDataVersion = conferenceDataVersionParam(call.req.query);
   const record = transact(call, () => {
-    const created = createEventRecord(body, writeContext(call, calendar));
+    const created = insertEventRecord(body, { ...writeContext(call, calendar), conferenceDataVersion });
     call.app.store.putEvent(created);
     return created;
   });
@@ -130,10 +132,11 @@ function modify(mode: WriteMode): CalendarHandler {
     const calendar = calendarOf(call);
     const ctx = renderContext(call, calendar);
     const body = jsonBody(call.req);
+    const conferenceDataVersion = conferenceDataVersionParam(call.req.query);
     const record = transact(call, () => {
       const target = targetOf(call, calendar);
       checkIfMatch(call.req, targetEtag(target));
-      const written = writeEvent(writeContext(call, calendar), target, body, mode);
+      const written = writeEvent({ ...writeContext(call, calendar), conferenceDataVersion }, target, body, mode);
       call.app.store.putEvent(written);
       return written;
     });
