@@ -7,11 +7,18 @@
 //
 // `*` selects every member at its level. Selections are a union: a member selected whole and also
 // through a sub-path is returned whole. Arrays are transparent (a selection applies to each
-// element), and a name the response lacks selects nothing. The selector is checked for syntax
-// only, before the handler runs, so a malformed one refuses the request without side effects.
+// element). Before the handler runs, so that a refused selector has no side effects, the selector
+// is checked twice: its syntax (`400 invalid`), then every name against the schema the method
+// answers with (schema-fields.ts, from the discovery document). A name the schema does not have
+// is `400 invalidParameter` "Invalid field selection <name>", as Google answers it, never an
+// empty 200; a name the schema has but one response lacks (an optional field unset) selects
+// nothing.
 
-import { googleErrors } from '../api/google-error.ts';
+import { GoogleApiError, googleErrors } from '../api/google-error.ts';
 import { stringParam } from './params.ts';
+import { isSchemaName, memberNames, memberShape } from './schema-fields.ts';
+import type { MemberShape, SchemaName } from './schema-fields.ts';
+import type { CalendarOperation } from './scopes.ts';
 
 /** 'all' keeps the whole value; otherwise the listed members (and, with a wildcard, every member). */
 export type FieldSelector = 'all' | { readonly keys: ReadonlyMap<string, FieldSelector>; readonly wildcard?: FieldSelector };
@@ -20,6 +27,13 @@ export type FieldSelector = 'all' | { readonly keys: ReadonlyMap<string, FieldSe
 export function fieldsParam(query: URLSearchParams): FieldSelector | undefined {
   const text = stringParam(query, 'fields');
   return text === undefined || text.trim() === '' ? undefined : parseFieldSelector(text);
+}
+
+/** The `fields` parameter of a call to `operation`, checked for syntax and against its response schema. */
+export function checkFieldsParam(query: URLSearchParams, operation: CalendarOperation): void {
+  const selector = fieldsParam(query);
+  const schema = RESPONSE_SCHEMA[operation];
+  if (selector !== undefined && schema !== undefined) checkFieldNames(selector, schema);
 }
 
 export function parseFieldSelector(text: string): FieldSelector {
@@ -116,4 +130,80 @@ export function applyFieldSelector(value: unknown, selector: FieldSelector): unk
     if (selected !== undefined) out[name] = applyFieldSelector(member, selected);
   }
   return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Names against the schema.
+
+/** The schema each method answers with (the discovery document's `response.$ref`); none: no body. */
+const RESPONSE_SCHEMA: Readonly<Record<CalendarOperation, SchemaName | undefined>> = {
+  'calendar.calendarList.list': 'CalendarList',
+  'calendar.calendarList.get': 'CalendarListEntry',
+  'calendar.calendarList.insert': 'CalendarListEntry',
+  'calendar.calendarList.patch': 'CalendarListEntry',
+  'calendar.calendarList.update': 'CalendarListEntry',
+  'calendar.calendarList.delete': undefined,
+  'calendar.calendarList.watch': 'Channel',
+  'calendar.calendars.get': 'Calendar',
+  'calendar.events.list': 'Events',
+  'calendar.events.get': 'Event',
+  'calendar.events.instances': 'Events',
+  'calendar.events.insert': 'Event',
+  'calendar.events.update': 'Event',
+  'calendar.events.patch': 'Event',
+  'calendar.events.delete': undefined,
+  'calendar.events.watch': 'Channel',
+  'calendar.channels.stop': undefined,
+  'calendar.freebusy.query': 'FreeBusyResponse',
+};
+
+/** What a selection applies to: the members of a schema, the values of a map under any key, or a plain value. */
+type Selectable = 'value' | { readonly schema: SchemaName } | { readonly map: Selectable };
+
+function selectableOf(shape: MemberShape): Selectable {
+  const one: Selectable = isSchemaName(shape.of) ? { schema: shape.of } : 'value';
+  // Arrays are transparent: a selection applies to each element.
+  return shape.container === 'map' ? { map: one } : one;
+}
+
+function invalidSelection(name: string): GoogleApiError {
+  return new GoogleApiError({ status: 400, reason: 'invalidParameter', message: `Invalid field selection ${name}`, location: 'fields', locationType: 'parameter' });
+}
+
+/**
+ * Refuses a selector naming a member `schema` does not have, at any depth (`items(id,nope)`
+ * names `nope`). Any key selects into a map (`extendedProperties/private/anyKey`). A selection
+ * under `*` must fit at least one member of its level.
+ */
+export function checkFieldNames(selector: FieldSelector, schema: SchemaName): void {
+  checkSelection(selector, { schema });
+}
+
+function checkSelection(selector: FieldSelector, target: Selectable): void {
+  if (selector === 'all') return;
+  // A plain value has no members: `summary/x` names x.
+  if (target === 'value') throw invalidSelection(selector.keys.keys().next().value ?? '*');
+  for (const [name, inner] of selector.keys) checkSelection(inner, memberOf(target, name));
+  const wildcard = selector.wildcard;
+  if (wildcard === undefined || wildcard === 'all') return;
+  const members = 'map' in target ? [target.map] : memberNames(target.schema).map((name) => memberOf(target, name));
+  const failures = members.map((member) => failureOf(wildcard, member));
+  if (!failures.includes(undefined)) throw failures[0] ?? invalidSelection('*');
+}
+
+function memberOf(target: { readonly schema: SchemaName } | { readonly map: Selectable }, name: string): Selectable {
+  if ('map' in target) return target.map;
+  const shape = memberShape(target.schema, name);
+  if (shape === undefined) throw invalidSelection(name);
+  return selectableOf(shape);
+}
+
+function failureOf(selector: FieldSelector, target: Selectable): GoogleApiError | undefined {
+  try {
+    checkSelection(selector, target);
+    return undefined;
+  } catch (error) {
+    if (error instanceof GoogleApiError) return error;
+    throw error;
+  }
 }

@@ -3,7 +3,8 @@
 // route does the same three steps, in Google's order:
 //   1. bearer authentication (401 authError, CONTRACT §7);
 //   2. the scope check, from the spec's table in scopes.ts (403 insufficientPermissions);
-//   3. the system parameters (METHODS.md §1.2): `alt` must be json, `fields` must parse;
+//   3. the system parameters (METHODS.md §1.2): `alt` must be json, `fields` must parse and name
+//      only members of the method's response (fields.ts);
 //      `prettyPrint`, `quotaUser`, `userIp` and `key` never fail, and neither `key` nor
 //      `oauth_token` ever stands in for the bearer token (spec, "Calendar API").
 // Paths and methods missing from the table (events.import, events.move, calendars.insert, acl.*,
@@ -23,7 +24,7 @@ import { calendarListHandlers } from './calendar-list.ts';
 import { getCalendar } from './calendars.ts';
 import type { CalendarHandler } from './context.ts';
 import { eventHandlers } from './events.ts';
-import { fieldsParam } from './fields.ts';
+import { checkFieldsParam } from './fields.ts';
 import { freebusyQuery } from './freebusy.ts';
 import { stringParam } from './params.ts';
 import { scopeAllows } from './scopes.ts';
@@ -61,17 +62,17 @@ export const CALENDAR_ROUTES: readonly CalendarRoute[] = [
 ];
 
 /** METHODS.md §1.2: `json` is the only response format. */
-function checkSystemParameters(query: URLSearchParams): void {
+function checkSystemParameters(query: URLSearchParams, operation: CalendarOperation): void {
   const alt = stringParam(query, 'alt');
   if (alt !== undefined && alt !== 'json') throw googleErrors.invalid('alt must be json', 'alt');
-  fieldsParam(query);
+  checkFieldsParam(query, operation);
 }
 
 function guarded(app: App, route: CalendarRoute): Handler {
   return (req: ApiRequest, params: Params) => {
     const auth = authenticate(app, req);
     if (!scopeAllows(auth.scopes, route.operation)) throw googleErrors.insufficientPermissions();
-    checkSystemParameters(req.query);
+    checkSystemParameters(req.query, route.operation);
     return route.handler({ app, req, params, auth });
   };
 }

@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { GoogleApiError } from '../../src/api/google-error.ts';
-import { applyFieldSelector, fieldsParam, parseFieldSelector } from '../../src/calendar/fields.ts';
+import { applyFieldSelector, checkFieldNames, fieldsParam, parseFieldSelector } from '../../src/calendar/fields.ts';
+import type { SchemaName } from '../../src/calendar/schema-fields.ts';
 import { AIKO, TEAM, api, reason, tokenFor, useService } from '../_helpers/calendar.ts';
 
 const LIST = {
@@ -55,7 +56,7 @@ describe('fields selector', () => {
     assert.deepEqual(select('items(id),items(summary)'), select('items(id,summary)'));
   });
 
-  it('keeps the response member order and skips names the response lacks', () => {
+  it('keeps the response member order and skips names this response lacks', () => {
     assert.deepEqual(Object.keys(select('items,kind') as object), ['kind', 'items']);
     assert.deepEqual(select('nope,items(nope)'), { items: [{}, {}] });
   });
@@ -85,6 +86,55 @@ describe('fields selector', () => {
     assert.equal(fieldsParam(new URLSearchParams('fields=')), undefined);
     assert.notEqual(fieldsParam(new URLSearchParams('fields=id')), undefined);
   });
+});
+
+describe('fields names against the schema', () => {
+  function refusal(fields: string, schema: SchemaName): string | undefined {
+    try {
+      checkFieldNames(parseFieldSelector(fields), schema);
+      return undefined;
+    } catch (error) {
+      assert.ok(error instanceof GoogleApiError);
+      assert.deepEqual(
+        [error.detail.status, error.detail.reason, error.detail.location, error.detail.locationType],
+        [400, 'invalidParameter', 'fields', 'parameter'],
+      );
+      return error.detail.message;
+    }
+  }
+
+  const accepted: Array<[string, SchemaName]> = [
+    ['id,summary,start(dateTime,timeZone),attendees/email', 'Event'],
+    ['items(id,summary,reminders/overrides/minutes),nextSyncToken,accessRole,defaultReminders', 'Events'],
+    ['kind,etag,summary,items,nextPageToken,nextSyncToken,timeZone,accessRole,defaultReminders,updated,description', 'Events'],
+    ['extendedProperties/private/anyKeyAtAll,conferenceData/entryPoints/uri,hangoutLink', 'Event'],
+    ['calendars/aiko@example.com/busy/start,kind', 'FreeBusyResponse'],
+    ['items(notificationSettings/notifications/type,conferenceProperties)', 'CalendarList'],
+    ['id,conferenceProperties/allowedConferenceSolutionTypes,dataOwner', 'Calendar'],
+    ['id,resourceId,params/ttl', 'Channel'],
+    ['*', 'Event'],
+    ['items/*', 'Events'],
+    ['items(*/dateTime)', 'Events'],
+  ];
+  for (const [fields, schema] of accepted) {
+    it(`accepts ${fields} on ${schema}`, () => assert.equal(refusal(fields, schema), undefined));
+  }
+
+  const refused: Array<[string, SchemaName, string]> = [
+    ['id,nope', 'Event', 'nope'],
+    ['items(id,nope)', 'Events', 'nope'],
+    ['items/start/nope', 'Events', 'nope'],
+    ['summary/x', 'Event', 'x'],
+    ['summary(x)', 'Event', 'x'],
+    ['items', 'Event', 'items'],
+    ['calendars/x/nope', 'FreeBusyResponse', 'nope'],
+    ['items(*/nope)', 'Events', 'nope'],
+    ['constructor', 'Calendar', 'constructor'],
+    ['Id', 'CalendarListEntry', 'Id'],
+  ];
+  for (const [fields, schema, name] of refused) {
+    it(`refuses ${fields} on ${schema}, naming ${name}`, () => assert.equal(refusal(fields, schema), `Invalid field selection ${name}`));
+  }
 });
 
 describe('fields over HTTP', () => {
@@ -134,5 +184,50 @@ describe('fields over HTTP', () => {
     const after = await api(url, token, `users/me/calendarList/${TEAM}`);
     assert.equal(after.json.etag, before.json.etag);
     assert.equal(after.json.summaryOverride, undefined);
+  });
+
+  function assertInvalidSelection(res: { status: number }, name: string): void {
+    assert.equal(res.status, 400);
+    assert.deepEqual(reason(res as Parameters<typeof reason>[0]), {
+      domain: 'global',
+      reason: 'invalidParameter',
+      message: `Invalid field selection ${name}`,
+      locationType: 'parameter',
+      location: 'fields',
+    });
+  }
+
+  it('refuses a name the resource does not have on every resource, never a 200 {}', async () => {
+    const events = `calendars/${encodeURIComponent(AIKO)}/events`;
+    const event = await api(url, token, events, { method: 'POST', body: { start: { date: '2027-09-01' }, end: { date: '2027-09-02' } } });
+    const cases: Array<[string, string, string, unknown?]> = [
+      ['GET', `${events}/${event.json.id}?fields=id,nope`, 'nope'],
+      ['GET', `${events}?fields=items(id,nope)`, 'nope'],
+      ['GET', `${events}?fields=nextSyncToken,items/nope`, 'nope'],
+      ['GET', `${events}/${event.json.id}/instances?fields=bogus`, 'bogus'],
+      ['GET', 'users/me/calendarList?fields=items(id,colour)', 'colour'],
+      ['GET', 'users/me/calendarList/primary?fields=summary,nope', 'nope'],
+      ['GET', 'calendars/primary?fields=id,owner', 'owner'],
+      ['POST', 'freeBusy?fields=calendars,busy', 'busy', { timeMin: '2027-09-01T00:00:00Z', timeMax: '2027-09-02T00:00:00Z', items: [{ id: AIKO }] }],
+      ['POST', `${events}/watch?fields=id,nope`, 'nope', { id: 'chan-fields', type: 'web_hook', address: 'https://example.com/hook' }],
+    ];
+    for (const [method, path, name, body] of cases) {
+      assertInvalidSelection(await api(url, token, path, body === undefined ? { method } : { method, body }), name);
+    }
+  });
+
+  it('refuses before the handler runs: nothing is written', async () => {
+    const events = `calendars/${encodeURIComponent(AIKO)}/events`;
+    const before = await api(url, token, `${events}?maxResults=2500`);
+    const res = await api(url, token, `${events}?fields=id,nope`, { method: 'POST', body: { start: { date: '2027-09-03' }, end: { date: '2027-09-04' } } });
+    assertInvalidSelection(res, 'nope');
+    const after = await api(url, token, `${events}?maxResults=2500`);
+    assert.equal(after.json.items.length, before.json.items.length);
+  });
+
+  it('a name the schema has but the response lacks selects nothing', async () => {
+    const res = await api(url, token, 'calendars/primary?fields=id,location');
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.json, { id: AIKO });
   });
 });
