@@ -40,7 +40,7 @@ import type { OccurrenceKey, Series } from '../domain/recurrence/expand.ts';
 import type { CalendarRecord, EventRecord, EventStatus, Json, JsonObject, Store, UserRecord } from '../store/store.ts';
 import { randomBytes } from '../oauth/hash.ts';
 import { BASE32HEX, TIME_PREFIX_LENGTH, timePrefix } from '../domain/time-ordered.ts';
-import { eventSpan, findInstance, instanceId, occurrenceKeyOf, occurrenceTimes, recurrenceLines, seriesOf } from './occurrences.ts';
+import { eventSpan, eventTimes, findInstance, instanceId, occurrenceKeyOf, occurrenceTimes, recurrenceLines, seriesOf } from './occurrences.ts';
 import { conferencePropertiesOf } from './calendars.ts';
 import { ConferenceInputError, resolveConference } from './conference.ts';
 import type { ConferenceDataVersion } from './conference.ts';
@@ -680,8 +680,19 @@ function effectiveBody(current: Raw, input: Raw, mode: WriteMode): Raw {
   return mode === 'update' ? clientFields(input) : mergePatch(clientFields(current), clientFields(input), REPLACED_WHOLE);
 }
 
-function timingChanged(before: JsonObject, after: JsonObject): boolean {
-  return ['start', 'end', 'recurrence'].some((key) => JSON.stringify(before[key] ?? null) !== JSON.stringify(after[key] ?? null));
+/**
+ * Whether a write changes when the event happens: its instants, the zones it is kept in, or its
+ * recurrence. Spelling alone is no change: `10:00:00Z` read back as `19:00:00+09:00` and sent
+ * again keeps the sequence, so a client's older copy does not fall below it.
+ */
+function timingChanged(before: JsonObject, after: JsonObject, calendarZone: string): boolean {
+  return timingOf(before, calendarZone) !== timingOf(after, calendarZone);
+}
+
+function timingOf(data: JsonObject, calendarZone: string): string {
+  const times = eventTimes(data, calendarZone);
+  const zoneOf = (value: Json | undefined): unknown => (isObject(value) ? (value.timeZone ?? null) : null);
+  return JSON.stringify([times.kind, times.start, times.end, zoneOf(data.start), zoneOf(data.end), data.recurrence ?? null]);
 }
 
 /**
@@ -710,7 +721,7 @@ export function writeEvent(ctx: WriteContext, target: EventTarget, input: unknow
     throw invalid('eventType', 'The event type cannot be changed.');
   }
   const validated = validateFields(body, ctx.calendar.timeZone, isException);
-  const bumped = numberOf(existing.data.sequence) + (timingChanged(existing.data, validated.fields) ? 1 : 0);
+  const bumped = numberOf(existing.data.sequence) + (timingChanged(existing.data, validated.fields, ctx.calendar.timeZone) ? 1 : 0);
   const server: JsonObject = {};
   for (const key of ['eventType', 'created', 'creator', 'organizer', 'recurringEventId', 'originalStartTime', 'originalStartKey']) {
     const value = existing.data[key];
