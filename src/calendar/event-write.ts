@@ -43,6 +43,7 @@ import { BASE32HEX, TIME_PREFIX_LENGTH, timePrefix } from '../domain/time-ordere
 import { eventSpan, eventTimes, findInstance, instanceId, occurrenceKeyOf, occurrenceTimes, recurrenceLines, seriesOf } from './occurrences.ts';
 import { conferencePropertiesOf } from './calendars.ts';
 import { ConferenceInputError, resolveConference } from './conference.ts';
+import { reviseSeries } from './series-revision.ts';
 import type { ConferenceDataVersion } from './conference.ts';
 
 export type EventInputReason = 'invalid' | 'required' | 'timeRangeEmpty' | 'duplicate';
@@ -745,7 +746,7 @@ export function writeEvent(ctx: WriteContext, target: EventTarget, input: unknow
     const series = master && seriesOf(master.data, ctx.calendar.timeZone);
     if (series) Object.assign(record, spanOf(occurrenceTimes(series, numberOf(data.originalStartKey), ctx.calendar.timeZone)));
   }
-  return record;
+  return isException ? record : reviseSeries(ctx, existing, record);
 }
 
 function spanOf(times: { start: number; end: number }): { startMs: number; endMs: number } {
