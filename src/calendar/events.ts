@@ -43,7 +43,10 @@ import {
   seriesOf,
 } from './occurrences.ts';
 import type { Occurrence } from './occurrences.ts';
-import { makePageToken, makeSyncToken, readPageToken, readSyncToken } from './paging.ts';
+import { makePageToken, makeSyncToken, readPageToken, readSyncState } from './paging.ts';
+import { expansionHorizon } from './horizon.ts';
+import type { SeriesWindow } from './horizon.ts';
+import { instanceChanges } from './instance-sync.ts';
 import { booleanParam, enumParam, integerParam, pageSizeParam, repeatedParam, stringParam, timeZoneParam, timestampParam } from './params.ts';
 import { noContent, respond, respondText } from './respond.ts';
 import { sha256 } from '../oauth/hash.ts';
@@ -332,15 +335,16 @@ const list: CalendarHandler = (call) => {
     throw googleErrors.invalid('The requested ordering is not available for the particular query.', 'orderBy');
   }
   const collection = `events:${calendar.id}`;
-  let sinceSeq: number | undefined;
+  let sync: ReturnType<typeof readSyncState> | undefined;
   if (syncTokenText !== undefined) {
     for (const name of NOT_WITH_SYNC_TOKEN) {
       if (query.has(name)) throw googleErrors.invalid(`syncToken cannot be combined with ${name}`, name);
     }
     // Deletions are always part of an incremental result (METHODS.md §2.9).
     if (showDeletedParam === false) throw googleErrors.invalid('syncToken cannot be combined with showDeleted=false', 'showDeleted');
-    sinceSeq = readSyncToken(call.app, collection, syncTokenText);
+    sync = readSyncState(call.app, collection, syncTokenText);
   }
+  const sinceSeq = sync?.seq;
   const fingerprint = queryFingerprint(call, calendar);
   const pageTokenText = stringParam(query, 'pageToken');
   const cursor = pageTokenText === undefined ? undefined : readPageToken(call.app, fingerprint, pageTokenText);
@@ -349,8 +353,19 @@ const list: CalendarHandler = (call) => {
   const incremental = sinceSeq !== undefined || query.has('updatedMin');
 
   let page: Page;
+  // Series expand over the sync token's window, else up to timeMax or the horizon (horizon.ts),
+  // fixed by the first page and carried by every later page token and the sync token.
+  let seriesWindow: SeriesWindow | undefined;
   if (singleEvents) {
-    page = orderBy === 'updated' ? singleEventsByUpdated(state, window, incremental) : singleEventsPage(state, window, incremental);
+    const to = cursorNumber(cursor, 'h') ?? (query.has('timeMax') ? window.to : expansionHorizon(call.app.clock.now()));
+    seriesWindow = sync?.window ?? { from: window.from, to };
+    if (sync !== undefined) {
+      const { store, clock } = call.app;
+      page = instanceChanges({ ...state, store, sinceSeq: sync.seq, window: seriesWindow, now: clock.now() });
+    } else {
+      page = orderBy === 'updated' ? singleEventsByUpdated(state, window, seriesWindow.to, incremental) : singleEventsPage(state, window, seriesWindow.to, incremental);
+    }
+    if (page.nextCursor !== undefined) page.nextCursor = { ...page.nextCursor, h: seriesWindow.to };
   } else if (window.windowed) {
     page = windowPage(state, window, incremental);
   } else {
@@ -359,7 +374,7 @@ const list: CalendarHandler = (call) => {
   const next =
     page.nextCursor !== undefined
       ? { pageToken: makePageToken(call.app, fingerprint, page.nextCursor) }
-      : { syncToken: makeSyncToken(call.app, collection, page.watermark) };
+      : { syncToken: makeSyncToken(call.app, collection, page.watermark, seriesWindow) };
   return respondEnvelope(call, calendar, { ...page, next });
 };
 
@@ -446,11 +461,12 @@ function occurrenceAccepted(state: ListState, o: Occurrence, incremental: boolea
   return occurrenceText(o, state.text);
 }
 
-/** singleEvents=true: singles and instances over the window, by start then id. */
-function singleEventsPage(state: ListState, window: Window, incremental: boolean): Page {
+/** singleEvents=true: singles and instances over the window (series' up to `seriesTo`), by start then id. */
+function singleEventsPage(state: ListState, window: Window, seriesTo: number, incremental: boolean): Page {
   const start = cursorNumber(state.cursor, 't');
   const id = cursorString(state.cursor, 'i');
   const expanded = expandWindow(state.call.app.store, state.calendar, window.from, window.to, {
+    seriesTo,
     showDeleted: state.showDeleted || incremental,
     after: start !== undefined && id !== undefined ? { start, id } : undefined,
     limit: state.size + 1,
@@ -466,10 +482,11 @@ function singleEventsPage(state: ListState, window: Window, incremental: boolean
 }
 
 /** singleEvents=true&orderBy=updated: the whole window sorted by last change (bounded). */
-function singleEventsByUpdated(state: ListState, window: Window, incremental: boolean): Page {
+function singleEventsByUpdated(state: ListState, window: Window, seriesTo: number, incremental: boolean): Page {
   let expanded: ReturnType<typeof expandWindow>;
   try {
     expanded = expandWindow(state.call.app.store, state.calendar, window.from, window.to, {
+      seriesTo,
       showDeleted: state.showDeleted || incremental,
       limit: UPDATED_ORDER_LIMIT,
       strict: true,

@@ -5,6 +5,7 @@
 import type { App } from '../app.ts';
 import { googleErrors } from '../api/google-error.ts';
 import type { Json, JsonObject } from '../store/store.ts';
+import type { SeriesWindow } from './horizon.ts';
 
 const GENERATION = 'generation';
 
@@ -32,16 +33,25 @@ function decode(app: App, kind: string, token: string): JsonObject | undefined {
   }
 }
 
-/** A sync token naming the change sequence a client has seen, for one collection. */
-export function makeSyncToken(app: App, collection: string, seq: number): string {
-  return encode(app, 'sync', { c: collection, s: seq });
+/**
+ * A sync token naming the change sequence a client has seen, for one collection; for an
+ * expanded events listing also the window its series were expanded over (horizon.ts).
+ */
+export function makeSyncToken(app: App, collection: string, seq: number, window?: SeriesWindow): string {
+  return encode(app, 'sync', window === undefined ? { c: collection, s: seq } : { c: collection, s: seq, f: window.from, t: window.to });
 }
 
-/** The sequence in a sync token; unknown, tampered or stale tokens are 410 fullSyncRequired. */
-export function readSyncToken(app: App, collection: string, token: string): number {
+/** What a sync token holds; unknown, tampered or stale tokens are 410 fullSyncRequired. */
+export function readSyncState(app: App, collection: string, token: string): { seq: number; window: SeriesWindow | undefined } {
   const state = decode(app, 'sync', token);
   if (!state || state.c !== collection || typeof state.s !== 'number') throw googleErrors.fullSyncRequired();
-  return state.s;
+  const window = typeof state.f === 'number' && typeof state.t === 'number' ? { from: state.f, to: state.t } : undefined;
+  return { seq: state.s, window };
+}
+
+/** The sequence in a sync token (readSyncState). */
+export function readSyncToken(app: App, collection: string, token: string): number {
+  return readSyncState(app, collection, token).seq;
 }
 
 /**

@@ -1,0 +1,280 @@
+// Incremental sync of an expanded listing: events.list singleEvents=true with a syncToken
+// (METHODS.md §2.9 syncToken, BEHAVIOUR.md §2.4). The answer holds exactly what changed since the
+// token, as a full sync would list it, as instances:
+// - a single event that changed: itself, or its tombstone once deleted;
+// - an exception that changed (an instance modified, moved or cancelled): that instance, or a
+//   tombstone carrying recurringEventId and originalStartTime (METHODS.md §3.1 status);
+// - a series that changed (created, edited, deleted, or an event turned into a series or back):
+//   every instance it now has within the token's window (horizon.ts), and a tombstone for every
+//   instance it had when the token was made (series-history.ts) that is no longer listed.
+// Changes are walked in change order (Store.listEventsChangedSince), so a sync that finds nothing
+// reads one empty batch. A series' instances can fill many pages: the page token names the
+// change being reported and how far into it the last page got (phase a: the series' instances
+// now, by start then id; b: its former instances gone, by original start; c: its exceptions no
+// longer listed, by id). If that change is superseded while paging, its new version comes later
+// in change order and is reported whole.
+
+import { googleErrors } from '../api/google-error.ts';
+import { formatDate } from '../domain/time/datetime.ts';
+import { formatRfc3339InZone, MS_PER_DAY } from '../domain/time/zones.ts';
+import { isOccurrence, keyToDate, occurrences, overlaps } from '../domain/recurrence/expand.ts';
+import type { OccurrenceKey, Series } from '../domain/recurrence/expand.ts';
+import type { CalendarRecord, EventRecord, JsonObject, Store } from '../store/store.ts';
+import { etagFor } from './etag.ts';
+import { eventText, listItem, occurrenceText, renderTombstone } from './event-resource.ts';
+import type { TextContext } from './event-resource.ts';
+import type { SeriesWindow } from './horizon.ts';
+import { asException, exceptionKey, expandWindow, instanceId, occurrenceId, occurrenceRecord, occurrenceTimes, recurrenceLines, seriesOf } from './occurrences.ts';
+import type { StoredException } from './occurrences.ts';
+import { timingAt } from './series-history.ts';
+
+/** Changed records read from the store at a time. */
+const BATCH = 256;
+/** Changed records one request may look at (pages may be short, as Google's may). */
+const EXAMINE_LIMIT = 5000;
+/** Instances of one series expanded at a time. */
+const CHUNK = 256;
+
+export interface InstanceSyncRequest {
+  readonly store: Store;
+  readonly calendar: CalendarRecord;
+  readonly text: TextContext;
+  readonly size: number;
+  readonly showDeleted: boolean;
+  readonly accept: (record: EventRecord) => boolean;
+  /** The change sequence of the sync token. */
+  readonly sinceSeq: number;
+  /** The window the full sync expanded series over. */
+  readonly window: SeriesWindow;
+  readonly cursor: JsonObject | undefined;
+  readonly now: number;
+}
+
+export interface InstanceSyncPage {
+  items: Buffer[];
+  watermark: number;
+  updatedMs: number;
+  nextCursor: JsonObject | undefined;
+}
+
+/** One item of the answer and where it stands within the change it reports. */
+interface Emitted {
+  readonly item: Buffer;
+  readonly updatedMs: number;
+  readonly position: JsonObject;
+}
+
+export function instanceChanges(req: InstanceSyncRequest): InstanceSyncPage {
+  const cursor = req.cursor;
+  let after = typeof cursor?.a === 'number' ? cursor.a : req.sinceSeq;
+  let resume = typeof cursor?.q === 'number' ? { seq: cursor.q, position: objectOf(cursor.r) } : undefined;
+  const items: Buffer[] = [];
+  let updatedMs = 0;
+  let examined = 0;
+  for (;;) {
+    const batch = req.store.listEventsChangedSince(req.calendar.id, after, BATCH);
+    for (const record of batch) {
+      let position = resume !== undefined && record.seq === resume.seq ? resume.position : undefined;
+      resume = undefined;
+      for (const emitted of changesOf(req, record, position)) {
+        if (items.length === req.size) {
+          const next: JsonObject = { a: after, q: record.seq };
+          if (position !== undefined) next.r = position;
+          return { items, watermark: after, updatedMs, nextCursor: next };
+        }
+        items.push(emitted.item);
+        updatedMs = Math.max(updatedMs, emitted.updatedMs);
+        position = emitted.position;
+      }
+      after = record.seq;
+      if (++examined >= EXAMINE_LIMIT) return { items, watermark: after, updatedMs, nextCursor: { a: after } };
+    }
+    if (batch.length < BATCH) return { items, watermark: after, updatedMs: updatedMs || req.now, nextCursor: undefined };
+  }
+}
+
+function objectOf(value: unknown): JsonObject | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as JsonObject) : undefined;
+}
+
+/** What one changed record contributes, from `position` on (after the item it names). */
+function* changesOf(req: InstanceSyncRequest, record: EventRecord, position: JsonObject | undefined): Generator<Emitted> {
+  if (record.recurringEventId !== null) {
+    if (position === undefined) yield* exceptionChange(req, record);
+    return;
+  }
+  const before = timingAt(record, req.sinceSeq);
+  // The history no longer reaches back to the token: which instances the client holds is unknown.
+  if (before === undefined) throw googleErrors.fullSyncRequired();
+  if (!record.recurring && recurrenceLines(before).length === 0) {
+    if (position === undefined) yield* emit(singleItem(req, record), record.updatedMs, { p: 'a' });
+    return;
+  }
+  yield* seriesChange(req, record, before, position);
+}
+
+function* emit(item: Buffer | undefined, updatedMs: number, position: JsonObject): Generator<Emitted> {
+  if (item !== undefined) yield { item, updatedMs, position };
+}
+
+function tombstone(req: InstanceSyncRequest, record: EventRecord): Buffer {
+  // With showDeleted a cancelled event keeps its details, as in a full listing (METHODS.md §3.1).
+  if (record.status === 'cancelled' && req.showDeleted) return eventText(record, req.text);
+  return listItem(renderTombstone(record, req.text.ctx));
+}
+
+function singleItem(req: InstanceSyncRequest, record: EventRecord): Buffer | undefined {
+  if (record.status === 'cancelled') return tombstone(req, record);
+  return req.accept(record) ? eventText(record, req.text) : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// What a series lists now.
+
+interface SeriesNow {
+  readonly master: EventRecord;
+  /** The series' current rule; undefined when it lists no instance (deleted, or no longer a series). */
+  readonly series: Series | undefined;
+  /** Exceptions by original start, as expand.ts merges them, and all of them by id. */
+  readonly byKey: ReadonlyMap<OccurrenceKey, StoredException>;
+  readonly exceptions: readonly EventRecord[];
+}
+
+function seriesNow(req: InstanceSyncRequest, master: EventRecord): SeriesNow {
+  const listed = master.recurring && master.status !== 'cancelled';
+  const series = listed ? seriesOf(master.data, req.calendar.timeZone) : undefined;
+  const exceptions = req.store.listExceptions(req.calendar.id, master.id).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const byKey = new Map<OccurrenceKey, StoredException>();
+  for (const e of exceptions) byKey.set(exceptionKey(e), asException(e));
+  return { master, series, byKey, exceptions };
+}
+
+function isAllDay(exception: EventRecord): boolean {
+  const original = objectOf(exception.data.originalStartTime);
+  return typeof original?.date === 'string';
+}
+
+function inWindow(req: InstanceSyncRequest, start: number, end: number): boolean {
+  return overlaps(start, end, req.window.from, req.window.to);
+}
+
+/** Whether the series is an occurrence of `series` whose slot lies in the window. */
+function occurrenceInWindow(req: InstanceSyncRequest, series: Series, key: OccurrenceKey): boolean {
+  if (!isOccurrence(series, key)) return false;
+  const times = occurrenceTimes(series, key, req.calendar.timeZone);
+  return inWindow(req, times.start, times.end);
+}
+
+/** Whether a full listing now shows this exception (as instancesInWindow merges it). */
+function exceptionListed(req: InstanceSyncRequest, now: SeriesNow, exception: EventRecord): boolean {
+  const series = now.series;
+  if (series === undefined || exception.status === 'cancelled' || (series.kind === 'date') !== isAllDay(exception)) return false;
+  return isOccurrence(series, exceptionKey(exception)) && inWindow(req, exception.startMs, exception.endMs) && req.accept(exception);
+}
+
+/** Whether a full listing now shows an instance with this id and original start. */
+function instanceListed(req: InstanceSyncRequest, now: SeriesNow, kind: Series['kind'], key: OccurrenceKey, id: string): boolean {
+  const series = now.series;
+  if (series === undefined || series.kind !== kind) return false;
+  const exception = now.byKey.get(key);
+  if (exception !== undefined) return exception.record.id === id && exceptionListed(req, now, exception.record);
+  return req.accept(now.master) && occurrenceInWindow(req, series, key);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The three kinds of change.
+
+function* exceptionChange(req: InstanceSyncRequest, exception: EventRecord): Generator<Emitted> {
+  const master = req.store.getEvent(req.calendar.id, exception.recurringEventId as string);
+  // The series changed after this exception: reporting the series, later in change order,
+  // reports this instance as it then stands.
+  if (master !== undefined && master.seq > exception.seq) return;
+  const listed = master !== undefined && exceptionListed(req, seriesNow(req, master), exception);
+  yield* emit(listed ? eventText(exception, req.text) : tombstone(req, exception), exception.updatedMs, { p: 'a' });
+}
+
+const PHASES = ['a', 'b', 'c'];
+
+function* seriesChange(req: InstanceSyncRequest, record: EventRecord, before: JsonObject, position: JsonObject | undefined): Generator<Emitted> {
+  const now = seriesNow(req, record);
+  const phase = PHASES.indexOf(typeof position?.p === 'string' ? position.p : 'a');
+  const at = (p: string): JsonObject | undefined => (position?.p === p ? position : undefined);
+  const old = recurrenceLines(before).length > 0 ? seriesOf(before, req.calendar.timeZone) : undefined;
+  if (phase <= 0) yield* listedNow(req, record, at('a'));
+  if (phase <= 1) yield* formerInstancesGone(req, now, old, at('b'));
+  yield* exceptionsGone(req, now, old, at('c'));
+}
+
+/** Phase a: what the record lists now (its instances in the window, or itself as a single event). */
+function* listedNow(req: InstanceSyncRequest, record: EventRecord, from: JsonObject | undefined): Generator<Emitted> {
+  if (!record.recurring) {
+    if (from === undefined) yield* emit(singleItem(req, record), record.updatedMs, { p: 'a', t: record.startMs, i: record.id });
+    return;
+  }
+  let after = typeof from?.t === 'number' && typeof from.i === 'string' ? { start: from.t, id: from.i } : undefined;
+  for (;;) {
+    const { occurrences: page } = expandWindow(req.store, req.calendar, req.window.from, req.window.to, {
+      seriesId: record.id,
+      showDeleted: false,
+      after,
+      limit: CHUNK,
+      accept: req.accept,
+    });
+    for (const o of page) {
+      after = { start: o.start, id: occurrenceId(o) };
+      yield { item: occurrenceText(o, req.text), updatedMs: occurrenceRecord(o).updatedMs, position: { p: 'a', t: after.start, i: after.id } };
+    }
+    if (page.length < CHUNK) return;
+  }
+}
+
+/** Phase b: tombstones for the instances the series had at the token that no longer exist. */
+function* formerInstancesGone(req: InstanceSyncRequest, now: SeriesNow, old: Series | undefined, from: JsonObject | undefined): Generator<Emitted> {
+  const record = now.master;
+  if (old === undefined) {
+    // It was a single event; as a series master it is no longer listed itself.
+    if (from === undefined && record.recurring) yield* emit(listItem(renderTombstone(record, req.text.ctx)), record.updatedMs, { p: 'b', k: 0 });
+    return;
+  }
+  for (const key of keysInWindow(req, old, typeof from?.k === 'number' ? from.k : undefined)) {
+    const id = instanceId(record, old, key);
+    if (instanceListed(req, now, old.kind, key, id)) continue;
+    yield { item: vanishedInstance(req, record, old, key, id), updatedMs: record.updatedMs, position: { p: 'b', k: key } };
+  }
+}
+
+/** Phase c: exceptions not listed now that phase b did not already report. */
+function* exceptionsGone(req: InstanceSyncRequest, now: SeriesNow, old: Series | undefined, from: JsonObject | undefined): Generator<Emitted> {
+  const afterId = typeof from?.i === 'string' ? from.i : undefined;
+  for (const exception of now.exceptions) {
+    if (afterId !== undefined && exception.id <= afterId) continue;
+    if (exceptionListed(req, now, exception)) continue;
+    const key = exceptionKey(exception);
+    const reported =
+      old !== undefined && (old.kind === 'date') === isAllDay(exception) && exception.id === instanceId(now.master, old, key) && occurrenceInWindow(req, old, key);
+    if (reported) continue;
+    yield { item: tombstone(req, exception), updatedMs: exception.updatedMs, position: { p: 'c', i: exception.id } };
+  }
+}
+
+/** Original starts of `series` whose slots overlap the window, ascending, after `afterKey`. */
+function* keysInWindow(req: InstanceSyncRequest, series: Series, afterKey: OccurrenceKey | undefined): Generator<OccurrenceKey> {
+  // A slot ending after the window's start begins at most its duration (plus a day of zone
+  // offset for dates) before it.
+  const reach = series.kind === 'dateTime' ? series.durationMs : (series.durationDays + 1) * MS_PER_DAY;
+  const lowest = Math.max(req.window.from - reach, afterKey === undefined ? -Infinity : afterKey + 1);
+  for (const key of occurrences(series, { from: lowest, until: req.window.to + MS_PER_DAY })) {
+    const times = occurrenceTimes(series, key, req.calendar.timeZone);
+    if (times.start >= req.window.to) return;
+    if (inWindow(req, times.start, times.end)) yield key;
+  }
+}
+
+/** The tombstone of an instance that has no record: Google's guaranteed fields (METHODS.md §3.1 status). */
+function vanishedInstance(req: InstanceSyncRequest, master: EventRecord, series: Series, key: OccurrenceKey, id: string): Buffer {
+  const originalStartTime: JsonObject =
+    series.kind === 'date'
+      ? { date: formatDate(keyToDate(key)) }
+      : { dateTime: formatRfc3339InZone(key, req.text.ctx.zone), timeZone: series.timeZone };
+  return listItem({ kind: 'calendar#event', etag: etagFor(master.seq), id, status: 'cancelled', recurringEventId: master.id, originalStartTime });
+}
