@@ -1,7 +1,9 @@
 // The node:http handler: reads the request, picks the surface that owns the path, routes, runs the
-// handler and writes its Result. Anything not routed answers 501 (CONTRACT §6).
+// handler and writes its Result. Anything not routed answers 501 (CONTRACT §6). CORS preflights
+// and headers for browser apps (CONTRACT §12) are added here, around every surface's answer.
 
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { corsOrigin, isPreflight, preflightAnswer, withCorsHeaders } from './http/cors.ts';
 import type { Logger } from './http/log.ts';
 import { readBody, RequestError } from './http/request.ts';
 import type { ApiRequest } from './http/request.ts';
@@ -99,7 +101,14 @@ async function handle(options: HttpServerOptions, incoming: IncomingMessage, res
     headers: incoming.headers,
     body: Buffer.alloc(0),
     baseUrl: options.baseUrl(),
+    localPort: incoming.socket.localPort ?? 0,
   };
+  const origin = corsOrigin(req);
+  if (origin !== undefined && isPreflight(req)) {
+    incoming.resume();
+    writeResult(res, preflightAnswer(req, origin));
+    return;
+  }
   if (!surface) {
     incoming.resume();
     writeResult(res, unsupported());
@@ -131,6 +140,7 @@ async function handle(options: HttpServerOptions, incoming: IncomingMessage, res
   }
   // Answered before the body arrived (413, 403, 501 ...): close rather than read the rest.
   if (!incoming.complete) result = { ...result, headers: { ...result.headers, Connection: 'close' } };
+  if (origin !== undefined) result = withCorsHeaders(result, origin);
   writeResult(res, result, incoming.method === 'HEAD');
 }
 

@@ -1,12 +1,13 @@
 // The calendar API surface: everything under /calendar/v3/. One route table, read top to bottom:
 // HTTP method, path under /calendar/v3/, Google's method id, handler. Before a handler runs, every
 // route does the same three steps, in Google's order:
-//   1. bearer authentication (401 authError, CONTRACT §7);
+//   1. bearer authentication (401 authError, CONTRACT §7): the Authorization header or, without
+//      one, `access_token` or `oauth_token` in the query (CONTRACT §12);
 //   2. the scope check, from the spec's table in scopes.ts (403 insufficientPermissions);
 //   3. the system parameters (METHODS.md §1.2): `alt` must be json, `fields` must parse and name
 //      only members of the method's response (fields.ts);
-//      `prettyPrint`, `quotaUser`, `userIp` and `key` never fail, and neither `key` nor
-//      `oauth_token` ever stands in for the bearer token (spec, "Calendar API").
+//      `prettyPrint`, `quotaUser`, `userIp` and `key` never fail, and `key` never stands in for
+//      the bearer token (spec, "Calendar API").
 // Paths and methods missing from the table (events.import, events.move, calendars.insert, acl.*,
 // colors.get, settings.*) answer 501 from the router (CONTRACT §6), before authentication.
 // The watch routes come before the `:calendarId` and `:eventId` routes of the same depth.

@@ -1,5 +1,6 @@
 // Turning a node:http request into the parsed value handlers see: method (with the Java client's
-// X-HTTP-Method-Override), path segments, query, headers and a capped, decompressed body.
+// X-HTTP-Method-Override), path segments, query, headers, a capped, decompressed body, and the
+// bearer token it presents.
 
 import type { IncomingMessage } from 'node:http';
 import { gunzipSync, inflateSync } from 'node:zlib';
@@ -29,11 +30,34 @@ export interface ApiRequest {
   body: Buffer;
   /** The public base URL of the service (no trailing slash). */
   baseUrl: string;
+  /** The port the request arrived on: the service's own (CONTRACT §5's own-origin rule). */
+  localPort: number;
 }
 
 export function header(req: ApiRequest, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value[0] : value;
+}
+
+// RFC 6750 §2.1: `Bearer` then the b64token; the query forms hold a b64token too.
+const B64TOKEN = '[A-Za-z0-9\\-._~+/]+=*';
+const BEARER_HEADER = new RegExp(`^Bearer +(${B64TOKEN}) *$`, 'i');
+const QUERY_TOKEN = new RegExp(`^${B64TOKEN}$`);
+
+/**
+ * The bearer token the request presents, or undefined for none (or a malformed one). The
+ * Authorization header (RFC 6750 §2.1) when sent, and then it alone counts; otherwise the query's
+ * `access_token` (RFC 6750 §2.3) or `oauth_token`, Google's older name for it (CONTRACT §12).
+ * Several query values that disagree present no token: which one was meant is not ours to guess.
+ * `key=` is an API key, never a token.
+ */
+export function bearerToken(req: ApiRequest): string | undefined {
+  const authorization = header(req, 'authorization');
+  if (authorization !== undefined) return BEARER_HEADER.exec(authorization)?.[1];
+  const values = [...req.query.getAll('access_token'), ...req.query.getAll('oauth_token')];
+  const token = values[0];
+  if (token === undefined || values.some((value) => value !== token)) return undefined;
+  return QUERY_TOKEN.test(token) ? token : undefined;
 }
 
 /** Reads the whole body, refusing more than MAX_BODY_BYTES before and after decompression. */

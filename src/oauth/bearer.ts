@@ -1,10 +1,11 @@
-// Bearer authentication for the calendar API and /userinfo (spec "Authentication", RFC 6750 §2.1):
-// the token is looked up by its SHA-256 hash; a missing, malformed, unknown, expired or revoked
-// token is 401 authError (CONTRACT §7). Expiry reads the service clock.
+// Bearer authentication for the calendar API and /userinfo (spec "Authentication"): the token that
+// bearerToken reads (RFC 6750 §2.1 header, or CONTRACT §12's query forms) is looked up by its
+// SHA-256 hash; a missing, malformed, unknown, expired or revoked token is 401 authError
+// (CONTRACT §7). Expiry reads the service clock.
 
 import type { App } from '../app.ts';
 import { googleErrors } from '../api/google-error.ts';
-import { header } from '../http/request.ts';
+import { bearerToken } from '../http/request.ts';
 import type { ApiRequest } from '../http/request.ts';
 import type { ConnectionRecord, UserRecord } from '../store/store.ts';
 import { sha256 } from './hash.ts';
@@ -15,9 +16,6 @@ export interface BearerAuth {
   connection: ConnectionRecord;
   scopes: readonly string[];
 }
-
-// RFC 6750 §2.1: `Bearer` then the b64token.
-const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
 // Authenticated tokens, per App, by digest (raw tokens are never kept): a read then costs one
 // hash instead of three store lookups. Connections and users never change in place (a
@@ -48,9 +46,8 @@ function cacheOf(app: App): Map<string, CachedAuth> {
 }
 
 export function authenticate(app: App, req: ApiRequest): BearerAuth {
-  const match = BEARER.exec(header(req, 'authorization') ?? '');
-  if (!match) throw googleErrors.authError();
-  const presented = match[1] as string;
+  const presented = bearerToken(req);
+  if (presented === undefined) throw googleErrors.authError();
   const cache = cacheOf(app);
   const hash = sha256(presented);
   const cached = cache.get(hash);

@@ -76,6 +76,7 @@ function callOf(app: App, handler: CalendarHandler, init: { method: string; path
       headers: {},
       body: Buffer.from(init.body === undefined ? '' : JSON.stringify(init.body)),
       baseUrl: 'http://127.0.0.1:1',
+      localPort: 1,
     },
     params: init.params ?? {},
     auth: { user, connection: { id: 'c', clientId: 'x', userId: 'u', scopes: [], offline: false, createdAt: 0 }, scopes: [] },

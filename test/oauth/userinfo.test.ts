@@ -78,9 +78,10 @@ describe('bearer authentication', () => {
     assert.equal((await get({ Authorization: `bearer ${token.access_token}` })).status, 200);
   });
 
-  it('the token is not read from the query', async () => {
+  it('the query token counts only without an Authorization header (CONTRACT §12)', async () => {
     const token = await obtainToken(base, { scope: 'openid' });
-    assertAuthError(await call(`${base}/userinfo?access_token=${token.access_token}`));
+    assert.equal((await call(`${base}/userinfo?access_token=${token.access_token}`)).status, 200);
+    assertAuthError(await call(`${base}/userinfo?access_token=${token.access_token}`, { headers: { Authorization: 'Bearer unknown' } }));
   });
 
   it('an access token expires after one hour of the service clock', async () => {
