@@ -1,31 +1,19 @@
 // The management API under /__svc/ (CONTRACT §5): test-control routes, unauthenticated by design
-// because the service is a local test tool bound to loopback. The Host check below is the
-// defence against DNS rebinding: a web page on another name resolving to 127.0.0.1 cannot reach
-// these routes through the victim's browser.
+// because the service is a local test tool bound to loopback. guard.ts decides who may reach them
+// (Host, cross-site and body-type checks), before routing.
 
 import type { App } from '../app.ts';
 import { TIME_MAX, TIME_MIN } from '../calendar/occurrences.ts';
 import { FixtureError, parseFixture } from '../fixtures.ts';
 import { parseRfc3339 } from '../domain/time/datetime.ts';
-import { header, jsonBody, RequestError } from '../http/request.ts';
-import type { ApiRequest } from '../http/request.ts';
+import { jsonBody, RequestError } from '../http/request.ts';
 import { empty, json } from '../http/result.ts';
 import type { Result } from '../http/result.ts';
 import { Router } from '../http/router.ts';
 import type { Handler, Surface } from '../http/surface.ts';
 import { listChannelsForManagement } from '../push/service.ts';
-
-type ManagementCode = 'not_found' | 'invalid_fixture' | 'invalid_request' | 'forbidden' | 'payload_too_large' | 'uri_too_long' | 'server_error';
-
-export class ManagementError extends Error {
-  readonly status: number;
-  readonly code: ManagementCode;
-  constructor(status: number, code: ManagementCode, message: string) {
-    super(message);
-    this.status = status;
-    this.code = code;
-  }
-}
+import { ManagementError, renderManagementError } from './errors.ts';
+import { refusal } from './guard.ts';
 
 export function createManagementSurface(app: App): Surface {
   const routes = new Router<Handler>()
@@ -79,7 +67,10 @@ export function createManagementSurface(app: App): Surface {
     name: 'management',
     owns: (path) => path === '/__svc' || path.startsWith('/__svc/'),
     routes,
-    admit: (req) => (hostAllowed(app, req) ? undefined : renderManagementError(new ManagementError(403, 'forbidden', 'Host not allowed.'))),
+    admit: (req) => {
+      const refused = refusal(app, req);
+      return refused && renderManagementError(refused);
+    },
     renderError(error) {
       if (error instanceof ManagementError) return renderManagementError(error);
       if (error instanceof RequestError) {
@@ -90,10 +81,6 @@ export function createManagementSurface(app: App): Surface {
       return renderManagementError(new ManagementError(500, 'server_error', 'Internal error.'));
     },
   };
-}
-
-function renderManagementError(error: ManagementError): Result {
-  return json(error.status, { error: error.code, error_description: error.message });
 }
 
 function clockState(app: App): Result {
@@ -134,26 +121,4 @@ function setClock(app: App, body: unknown): void {
   }
   if (instant === undefined) throw new ManagementError(400, 'invalid_request', 'now must be an RFC 3339 timestamp with offset.');
   app.clock.set(instant);
-}
-
-// CONTRACT §5: the configured host, localhost, 127.0.0.1, [::1] or the base URL's host.
-function hostAllowed(app: App, req: ApiRequest): boolean {
-  const raw = header(req, 'host');
-  if (!raw) return false;
-  const host = hostname(raw);
-  const allowed = new Set(['localhost', '127.0.0.1', '[::1]', bracketed(app.host).toLowerCase()]);
-  if (app.baseUrl) allowed.add(new URL(app.baseUrl).hostname.toLowerCase());
-  return host !== undefined && allowed.has(host);
-}
-
-// RFC 9110 §7.2: Host = uri-host [ ":" port ], the port all digits. Anything else
-// (`127.0.0.1:80@evil.example`, `[::1]junk`) names no host and is refused.
-const HOST_HEADER = /^(\[[0-9a-f:.]+\]|[^:@[\]\s/]+)(?::\d*)?$/;
-
-function hostname(hostHeader: string): string | undefined {
-  return HOST_HEADER.exec(hostHeader.trim().toLowerCase())?.[1];
-}
-
-function bracketed(host: string): string {
-  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 }

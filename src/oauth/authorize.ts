@@ -2,10 +2,11 @@
 // §3 and §4). Every validation error is a 400 JSON answer to the browser and never a redirect:
 // the redirect URI is only trusted once the request is fully valid (RFC 6749 §4.1.2.1).
 
-import { formBody, header } from '../http/request.ts';
+import { formBody } from '../http/request.ts';
 import type { ApiRequest } from '../http/request.ts';
 import { redirect } from '../http/result.ts';
 import type { Result } from '../http/result.ts';
+import { fromOwnOrigin } from '../http/same-origin.ts';
 import { renderConsentPage } from './consent-page.ts';
 import type { OAuthContext } from './context.ts';
 import { OAuthError } from './errors.ts';
@@ -158,13 +159,13 @@ function redirectTarget(consent: PendingConsent, result: Record<string, string>)
 }
 
 /**
- * CONTRACT §3, the cross-site check (login CSRF defence): Sec-Fetch-Site, which page script
- * cannot forge, decides alone when present; otherwise a present Origin must be the service's own
- * (`null` never is); a client sending neither is not a browser and is judged by the nonce alone.
+ * CONTRACT §3, the cross-site check (login CSRF defence): a present Sec-Fetch-Site must be
+ * `same-origin` and a present Origin must be the base URL's origin, each on its own, so a foreign
+ * Origin refuses even beside `same-origin` and --base-url is the one origin the form accepts (the
+ * page opened as 127.0.0.1 when the base URL says localhost is refused). A client sending neither
+ * is not a browser and is judged by the nonce alone.
  */
 function assertSameOrigin(req: ApiRequest): void {
-  const site = header(req, 'sec-fetch-site');
-  const origin = header(req, 'origin');
-  const sameOrigin = site !== undefined ? site === 'same-origin' : origin === undefined || origin === new URL(req.baseUrl).origin;
-  if (!sameOrigin) throw new OAuthError('forbidden', 'Cross-site requests to /oauth/authorize are refused.');
+  const rule = { sites: ['same-origin'], isOwnOrigin: (origin: string) => origin === new URL(req.baseUrl).origin };
+  if (!fromOwnOrigin(req, rule)) throw new OAuthError('forbidden', 'Cross-site requests to /oauth/authorize are refused.');
 }

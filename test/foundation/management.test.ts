@@ -79,7 +79,7 @@ describe('management API', () => {
 
   it('malformed JSON and non-object bodies are 400 with a message that says so', async (t) => {
     const url = await startService(t);
-    const answer = await call(`${url}/__svc/fixtures`, { method: 'POST', body: '{"users": [' });
+    const answer = await call(`${url}/__svc/fixtures`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"users": [' });
     assert.equal(answer.status, 400);
     assert.equal(answer.json.error, 'invalid_request');
     assert.match(answer.json.error_description, /not valid JSON/);
@@ -90,7 +90,7 @@ describe('management API', () => {
 
   it('a body over 1 MiB is 413', async (t) => {
     const url = await startService(t);
-    const answer = await call(`${url}/__svc/fixtures`, { method: 'POST', body: `{"x":"${'a'.repeat(1024 * 1024)}"}` });
+    const answer = await postJson(`${url}/__svc/fixtures`, { x: 'a'.repeat(1024 * 1024) });
     assert.equal(answer.status, 413);
     assert.equal(answer.json.error, 'payload_too_large');
   });

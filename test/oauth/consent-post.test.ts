@@ -1,9 +1,13 @@
-// POST /oauth/authorize (CONTRACT §3): approve, deny, the cross-site check and the nonce rules.
+// POST /oauth/authorize (CONTRACT §3): approve, deny, the cross-site check (with and without
+// --base-url) and the nonce rules.
 
 import assert from 'node:assert/strict';
-import { before, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { authorizeQuery, OAUTH_FIXTURE, OTHER_CLIENT, parseConsentPage } from '../_helpers/oauth.ts';
+import { freePort } from '../_helpers/ports.ts';
 import { call, startService } from '../_helpers/service.ts';
+import { start } from '../../src/index.ts';
+import type { RunningService } from '../../src/index.ts';
 
 let base: string;
 before(async (t) => {
@@ -133,10 +137,13 @@ describe('the cross-site check', () => {
     await forbidden({ 'Sec-Fetch-Site': 'cross-site', Origin: base });
   });
 
-  it('Sec-Fetch-Site same-origin decides alone', async () => {
+  it('Sec-Fetch-Site same-origin passes alone or beside the own Origin, never beside a foreign one', async () => {
     const nonce = await pendingNonce();
-    const res = await post({ nonce, user: 'user-aiko', decision: 'approve' }, { 'Sec-Fetch-Site': 'same-origin', Origin: 'http://evil.example' });
-    assert.equal(res.status, 302);
+    assert.equal((await post({ nonce, user: 'user-aiko', decision: 'approve' }, { 'Sec-Fetch-Site': 'same-origin' })).status, 302);
+    const again = await pendingNonce();
+    assert.equal((await post({ nonce: again, user: 'user-aiko', decision: 'approve' }, { 'Sec-Fetch-Site': 'same-origin', Origin: base })).status, 302);
+    await forbidden({ 'Sec-Fetch-Site': 'same-origin', Origin: 'http://evil.example' });
+    await forbidden({ 'Sec-Fetch-Site': 'same-origin', Origin: 'null' });
   });
 
   it('without Sec-Fetch-Site: a foreign or null Origin is 403; the own origin passes', async () => {
@@ -151,5 +158,41 @@ describe('the cross-site check', () => {
   it('the check comes before the nonce check', async () => {
     const res = await post({ nonce: 'bogus', user: 'user-aiko', decision: 'approve' }, { Origin: 'http://evil.example' });
     assert.equal(res.status, 403);
+  });
+});
+
+describe('the cross-site check with --base-url', () => {
+  // The service listens on 127.0.0.1:P but its base URL says localhost:P: the page opened as
+  // 127.0.0.1 is another origin, and its post is refused even though the browser calls it
+  // same-origin (CONTRACT §3, revised).
+  let direct: string;
+  let publicOrigin: string;
+  let service: RunningService | undefined;
+  before(async () => {
+    const port = await freePort();
+    publicOrigin = `http://localhost:${port}`;
+    service = await start({ fixture: OAUTH_FIXTURE, port, baseUrl: publicOrigin });
+    direct = `http://127.0.0.1:${port}`;
+  });
+  after(() => service?.close());
+
+  async function postFromOrigin(origin: string) {
+    const page = await call(`${direct}/oauth/authorize?${authorizeQuery()}`);
+    const { nonce } = parseConsentPage(page.text);
+    return call(`${direct}/oauth/authorize`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Sec-Fetch-Site': 'same-origin', Origin: origin },
+      body: new URLSearchParams({ nonce, user: 'user-aiko', decision: 'approve' }).toString(),
+    });
+  }
+
+  it('Origin http://127.0.0.1:P beside Sec-Fetch-Site same-origin: 403', async () => {
+    const res = await postFromOrigin(direct);
+    assert.equal(res.status, 403);
+    assert.equal(res.json.error, 'forbidden');
+  });
+
+  it('Origin of the base URL: 302', async () => {
+    assert.equal((await postFromOrigin(publicOrigin)).status, 302);
   });
 });

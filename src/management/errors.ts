@@ -1,0 +1,29 @@
+// The one error type of the management API (CONTRACT §5): a code and its status, rendered in the
+// OAuth shape `{"error": code, "error_description": text}` by renderManagementError alone.
+
+import { json } from '../http/result.ts';
+import type { Result } from '../http/result.ts';
+
+type ManagementCode =
+  | 'not_found'
+  | 'invalid_fixture'
+  | 'invalid_request'
+  | 'forbidden'
+  | 'unsupported_media_type'
+  | 'payload_too_large'
+  | 'uri_too_long'
+  | 'server_error';
+
+export class ManagementError extends Error {
+  readonly status: number;
+  readonly code: ManagementCode;
+  constructor(status: number, code: ManagementCode, message: string) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+export function renderManagementError(error: ManagementError): Result {
+  return json(error.status, { error: error.code, error_description: error.message });
+}
