@@ -1,6 +1,7 @@
-// A headless Chromium driven over the Chrome DevTools Protocol, for the consent page's browser
-// test. No dependency: Node's global WebSocket (Node >= 22) and the Debian chromium package.
-// Every wait is bounded; the browser process is killed by close().
+// A headless Chromium driven over the Chrome DevTools Protocol, for the browser tests (consent
+// page, cross-origin apps, cross-site attacks). No dependency: Node's global WebSocket
+// (Node >= 22) and the Debian chromium package. Every wait is bounded; the browser process is
+// killed by close().
 
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -86,6 +87,15 @@ export class Cdp {
       });
       this.#ws.send(JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) }));
     });
+  }
+
+  /** Calls `listener` with the params of every `method` event of the session until the returned function is called. */
+  on(method: string, sessionId: string, listener: (params: any) => void): () => void {
+    const filtered = (message: Message) => {
+      if (message.method === method && message.sessionId === sessionId) listener(message.params);
+    };
+    this.#listeners.add(filtered);
+    return () => this.#listeners.delete(filtered);
   }
 
   /** The params of the first `method` event (of the session) that satisfies `test`. Register before acting. */

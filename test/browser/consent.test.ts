@@ -1,7 +1,8 @@
 // The consent page in a real browser (headless Chromium over CDP): a person picks the second test
 // user and approves; the browser follows the redirect to the client (the CSP's form-action must
 // allow it); the code gives a token for that user. A form on another origin that posts to
-// /oauth/authorize gets 403 (CONTRACT §3).
+// /oauth/authorize gets 403 (CONTRACT §3), and so does the consent page itself when opened at an
+// origin other than --base-url's.
 
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
@@ -11,6 +12,7 @@ import { BROWSER_SKIP, launchChromium } from '../_helpers/cdp.ts';
 import type { Browser } from '../_helpers/cdp.ts';
 import { approveConsent, authorizeQuery, DEFAULT_CLIENT, OAUTH_FIXTURE, openConsent } from '../_helpers/oauth.ts';
 import { start } from '../../src/index.ts';
+import { freePort } from '../_helpers/ports.ts';
 import { call } from '../_helpers/service.ts';
 
 describe('the consent page in Chromium', { skip: BROWSER_SKIP, timeout: 90_000 }, () => {
@@ -109,5 +111,40 @@ describe('the consent page in Chromium', { skip: BROWSER_SKIP, timeout: 90_000 }
     // the nonce was never consumed: the real (non-browser) client can still use it
     const code = await approveConsent(base, nonce, 'user-aiko');
     assert.ok(code);
+  });
+
+  it('with --base-url http://localhost:P, approving on the page opened as 127.0.0.1:P is 403; as localhost:P it works', async (t) => {
+    const port = await freePort();
+    const service = await start({ port, fixture: OAUTH_FIXTURE, baseUrl: `http://localhost:${port}` });
+    let browser: Browser | undefined;
+    t.after(async () => {
+      await browser?.close();
+      await service.close();
+    });
+    browser = await launchChromium();
+    const { cdp, newPage } = browser;
+    const approve = async (origin: string, page: string) => {
+      const loaded = cdp.waitFor('Page.loadEventFired', page);
+      await cdp.send('Page.navigate', { url: `${origin}/oauth/authorize?${authorizeQuery({ scope: 'openid' })}` }, page);
+      await loaded;
+      await cdp.send('Runtime.evaluate', { expression: `document.querySelector('button[value=approve]').click()` }, page);
+    };
+
+    // Chromium calls this post same-origin, but its Origin is not the base URL's.
+    const direct = await newPage();
+    await cdp.send('Network.enable', {}, direct);
+    await cdp.send('Page.enable', {}, direct);
+    const refused = cdp.waitFor('Network.responseReceived', direct, (p) => p.response.url === `http://127.0.0.1:${port}/oauth/authorize`);
+    await approve(`http://127.0.0.1:${port}`, direct);
+    assert.equal((await refused).response.status, 403);
+
+    const proper = await newPage();
+    await cdp.send('Fetch.enable', { patterns: [{ urlPattern: `${DEFAULT_CLIENT.redirectUri}*`, requestStage: 'Request' }] }, proper);
+    await cdp.send('Page.enable', {}, proper);
+    const redirected = cdp.waitFor('Fetch.requestPaused', proper);
+    await approve(`http://localhost:${port}`, proper);
+    const paused = await redirected;
+    await cdp.send('Fetch.fulfillRequest', { requestId: paused.requestId, responseCode: 200, body: Buffer.from('done').toString('base64') }, proper);
+    assert.ok(new URL(paused.request.url).searchParams.get('code'), paused.request.url);
   });
 });
