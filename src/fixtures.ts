@@ -1,12 +1,23 @@
 // Fixture validation and loading (CONTRACT §2). Validation is strict and names the JSON path of
 // the first problem; loading happens only after the whole fixture validated, inside one store
 // transaction, so an invalid fixture changes nothing.
+//
+// Strict means: every object holds only the members its rule names (own keys are checked, so
+// JSON.parse's own `__proto__` member is seen too; `constructor` and `Id` are unknown like any
+// other typo), every container is the type the rule says (absent is empty, `null` is not), ids,
+// e-mail addresses and URIs hold no control character, and events hold only the members the
+// Event schema of the discovery document defines, at every depth. Messages name the path and the
+// rule, never a value: the startup error line goes to logs, and a fixture may hold client secrets.
 
 import { readFileSync } from 'node:fs';
 import { ExpansionBudgetError } from './domain/recurrence/expand.ts';
 import { isValidTimeZone } from './domain/time/zones.ts';
 import { createEventRecord, EventInputError } from './calendar/event-write.ts';
+import { schemaMembers } from './calendar/schema-fields.ts';
+import type { MemberShape, ScalarType, SchemaName } from './calendar/schema-fields.ts';
+import { jsonErrorPosition } from './json-error-position.ts';
 import { sha256 } from './oauth/hash.ts';
+import { oneLine } from './one-line.ts';
 import type { CalendarRecord, JsonObject, Store, UserRecord } from './store/store.ts';
 
 export class FixtureError extends Error {
@@ -71,22 +82,24 @@ export function parseFixtureText(text: string, source = 'the fixture'): Fixture 
   let value: unknown;
   try {
     value = JSON.parse(text);
-  } catch (error) {
-    throw new FixtureError('', `${source} is not valid JSON: ${(error as Error).message}`);
+  } catch {
+    // Not JSON.parse's message: it can quote the text around the fault.
+    const at = jsonErrorPosition(text);
+    throw new FixtureError('', `${source} is not valid JSON${at ? ` (line ${at.line}, column ${at.column})` : ''}`);
   }
   return parseFixture(value);
 }
 
 const CALENDAR_FIELDS = ['summary', 'description', 'location'] as const;
-const ENTRY_FIELDS = ['colorId', 'backgroundColor', 'foregroundColor', 'selected', 'defaultReminders'] as const;
-const CALENDAR_KEYS = new Set(['id', 'primary', 'timeZone', 'hidden', 'events', ...CALENDAR_FIELDS, ...ENTRY_FIELDS]);
+const ENTRY_STRINGS = ['colorId', 'summaryOverride'] as const;
+const CALENDAR_KEYS = ['id', 'primary', 'timeZone', 'hidden', 'events', 'backgroundColor', 'foregroundColor', 'selected', 'defaultReminders', ...CALENDAR_FIELDS, ...ENTRY_STRINGS];
 
 export function parseFixture(value: unknown): Fixture {
   const root = object(value, '');
   onlyKeys(root, '', ['clients', 'users']);
-  const clients = array(root.clients ?? [], 'clients').map((c, i) => parseClient(c, `clients[${i}]`));
+  const clients = optionalArray(root.clients, 'clients').map((c, i) => parseClient(c, `clients[${i}]`));
   unique(clients.map((c) => c.id), (i) => `clients[${i}].id`, 'client id');
-  const users = array(root.users ?? [], 'users').map((u, i) => parseUser(u, `users[${i}]`));
+  const users = optionalArray(root.users, 'users').map((u, i) => parseUser(u, `users[${i}]`));
   unique(users.map((u) => u.id), (i) => `users[${i}].id`, 'user id');
   unique(users.map((u) => u.email.toLowerCase()), (i) => `users[${i}].email`, 'user email');
   const calendarIds = new Map<string, string>();
@@ -103,16 +116,16 @@ export function parseFixture(value: unknown): Fixture {
 
 function claimCalendarId(claimed: Map<string, string>, id: string, path: string): void {
   const earlier = claimed.get(id);
-  if (earlier !== undefined) throw new FixtureError(path, `calendar id ${JSON.stringify(id)} is already used at ${earlier}`);
+  if (earlier !== undefined) throw new FixtureError(path, `this calendar id is already used at ${earlier}`);
   claimed.set(id, path);
 }
 
 function parseClient(value: unknown, path: string): FixtureClient {
   const client = object(value, path);
   onlyKeys(client, path, ['id', 'secret', 'redirectUris']);
-  const id = nonEmptyString(client.id, `${path}.id`);
+  const id = identifier(client.id, `${path}.id`);
   const secret = nonEmptyString(client.secret, `${path}.secret`);
-  const redirectUris = array(client.redirectUris ?? [], `${path}.redirectUris`).map((uri, i) =>
+  const redirectUris = optionalArray(client.redirectUris, `${path}.redirectUris`).map((uri, i) =>
     redirectUri(uri, `${path}.redirectUris[${i}]`),
   );
   return { id, secret, redirectUris };
@@ -120,7 +133,8 @@ function parseClient(value: unknown, path: string): FixtureClient {
 
 // The spec's rule for registered redirect URIs: absolute http(s), no fragment, no userinfo.
 function redirectUri(value: unknown, path: string): string {
-  const text = nonEmptyString(value, path);
+  // Checked before parsing: the URL parser drops tabs and newlines silently.
+  const text = identifier(value, path);
   let url: URL;
   try {
     url = new URL(text);
@@ -138,12 +152,13 @@ const EMAIL = /^[^\s@]+@[^\s@]+$/;
 function parseUser(value: unknown, path: string): FixtureUser {
   const user = object(value, path);
   onlyKeys(user, path, ['id', 'name', 'email', 'timeZone', 'calendars']);
-  const id = nonEmptyString(user.id, `${path}.id`);
+  const id = identifier(user.id, `${path}.id`);
   const name = nonEmptyString(user.name, `${path}.name`);
-  const email = nonEmptyString(user.email, `${path}.email`);
+  // The e-mail is also the primary calendar's id.
+  const email = identifier(user.email, `${path}.email`);
   if (!EMAIL.test(email)) throw new FixtureError(`${path}.email`, 'must be an e-mail address');
   const timeZone = user.timeZone === undefined ? 'UTC' : zone(user.timeZone, `${path}.timeZone`);
-  const calendars = array(user.calendars ?? [], `${path}.calendars`).map((c, i) =>
+  const calendars = optionalArray(user.calendars, `${path}.calendars`).map((c, i) =>
     parseCalendar(c, `${path}.calendars[${i}]`, email),
   );
   const primaries = calendars.filter((c) => c.primary).length;
@@ -153,14 +168,12 @@ function parseUser(value: unknown, path: string): FixtureUser {
 
 function parseCalendar(value: unknown, path: string, email: string): FixtureCalendar {
   const calendar = object(value, path);
-  for (const key of Object.keys(calendar)) {
-    if (!CALENDAR_KEYS.has(key)) throw new FixtureError(`${path}.${key}`, 'unknown key');
-  }
+  onlyKeys(calendar, path, CALENDAR_KEYS);
   const primary = calendar.primary === undefined ? false : boolean(calendar.primary, `${path}.primary`);
   let id: string | undefined;
-  if (calendar.id !== undefined) id = nonEmptyString(calendar.id, `${path}.id`);
+  if (calendar.id !== undefined) id = identifier(calendar.id, `${path}.id`);
   if (primary && id !== undefined && id !== email) {
-    throw new FixtureError(`${path}.id`, `the primary calendar's id must be the user's e-mail ${JSON.stringify(email)}`);
+    throw new FixtureError(`${path}.id`, "the primary calendar's id must be the user's e-mail");
   }
   if (!primary && id === undefined) throw new FixtureError(`${path}.id`, 'is required for a calendar that is not primary');
   const timeZone = calendar.timeZone === undefined ? undefined : zone(calendar.timeZone, `${path}.timeZone`);
@@ -169,7 +182,9 @@ function parseCalendar(value: unknown, path: string, email: string): FixtureCale
     if (calendar[key] !== undefined) calendarFields[key] = string(calendar[key], `${path}.${key}`);
   }
   const entryFields: JsonObject = {};
-  if (calendar.colorId !== undefined) entryFields.colorId = string(calendar.colorId, `${path}.colorId`);
+  for (const key of ENTRY_STRINGS) {
+    if (calendar[key] !== undefined) entryFields[key] = string(calendar[key], `${path}.${key}`);
+  }
   for (const key of ['backgroundColor', 'foregroundColor'] as const) {
     if (calendar[key] !== undefined) {
       const color = string(calendar[key], `${path}.${key}`);
@@ -184,8 +199,96 @@ function parseCalendar(value: unknown, path: string, email: string): FixtureCale
     );
   }
   const hidden = calendar.hidden === undefined ? false : boolean(calendar.hidden, `${path}.hidden`);
-  const events = array(calendar.events ?? [], `${path}.events`);
+  const events = optionalArray(calendar.events, `${path}.events`);
+  events.forEach((event, e) => checkEvent(event, `${path}.events[${e}]`));
   return { primary, id, timeZone, calendarFields, entryFields, hidden, events };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Events against the discovery document's schemas (CONTRACT §2: stricter than events.insert,
+// which ignores members it does not know, because a typo in a hand-written fixture must not
+// vanish). Values are validated afterwards by events.insert's own validator, at load. The walk
+// keeps its path as a stack of keys and spells it out only for an error: a fixture of 100,000
+// events holds about a million members.
+
+type Steps = Array<string | number>;
+
+function stepsPath(base: string, steps: Steps): string {
+  return steps.reduce<string>((path, step) => (typeof step === 'number' ? `${path}[${step}]` : memberPath(path, step)), base);
+}
+
+/** A fault found by the walk; checkEvent turns it into a FixtureError with the path. */
+class MemberFault {
+  readonly rule: string;
+  constructor(rule: string) {
+    this.rule = rule;
+  }
+}
+
+function checkEvent(value: unknown, path: string): void {
+  const steps: Steps = [];
+  try {
+    checkMembers(value, 'Event', steps);
+  } catch (error) {
+    if (error instanceof MemberFault) throw new FixtureError(stepsPath(path, steps), error.rule);
+    throw error;
+  }
+}
+
+function checkMembers(value: unknown, schema: SchemaName, steps: Steps): void {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new MemberFault('must be a JSON object');
+  const members = value as Record<string, unknown>;
+  const shapes = schemaMembers(schema);
+  for (const key of Object.keys(members)) {
+    steps.push(key);
+    const shape = shapes.get(key);
+    if (shape === undefined) throw new MemberFault(unknownKeyRule(key, [...shapes.keys()]));
+    const member = members[key];
+    // null means "no value" to the Calendar API; whether the member may be left out is for
+    // events.insert's validator to say.
+    if (member !== null) checkMember(member, shape, key, steps);
+    steps.pop();
+  }
+}
+
+function checkMember(member: unknown, shape: Readonly<MemberShape>, name: string, steps: Steps): void {
+  if (shape.container === 'one') return checkValue(member, shape.of, name, steps);
+  if (shape.container === 'array') {
+    if (!Array.isArray(member)) throw new MemberFault('must be an array');
+    for (let i = 0; i < member.length; i++) {
+      steps.push(i);
+      checkValue(member[i], shape.of, name, steps);
+      steps.pop();
+    }
+    return;
+  }
+  if (typeof member !== 'object' || Array.isArray(member)) throw new MemberFault('must be a JSON object');
+  for (const [key, item] of Object.entries(member as Record<string, unknown>)) {
+    steps.push(key);
+    // A map's keys are data, but this one cannot be stored as a key of a JavaScript object.
+    if (key === '__proto__') throw new MemberFault('is not allowed as a key');
+    checkValue(item, shape.of, name, steps);
+    steps.pop();
+  }
+}
+
+const SCALAR_RULES = new Map<string, readonly [(value: unknown) => boolean, string]>([
+  ['string', [(v) => typeof v === 'string', 'must be a string']],
+  ['boolean', [(v) => typeof v === 'boolean', 'must be true or false']],
+  ['integer', [(v) => Number.isInteger(v), 'must be an integer']],
+  ['number', [(v) => typeof v === 'number', 'must be a number']],
+  ['any', [() => true, '']],
+] satisfies Array<[ScalarType, readonly [(value: unknown) => boolean, string]]>);
+
+// Members that identify something or point somewhere: `id`, `iCalUID`, `recurringEventId`,
+// `email`, `source.url`, `htmlLink`, `conferenceSolution.iconUri`, ...
+const IDENTIFIER_OR_URI = /^(?:id|iCalUID|email|uri|url|link)$|(?:Id|Uri|Url|Link)$/;
+
+function checkValue(value: unknown, type: ScalarType | SchemaName, name: string, steps: Steps): void {
+  const scalar = SCALAR_RULES.get(type);
+  if (scalar === undefined) return checkMembers(value, type as SchemaName, steps);
+  if (!scalar[0](value)) throw new MemberFault(scalar[1]);
+  if (typeof value === 'string' && IDENTIFIER_OR_URI.test(name) && CONTROL_CHARACTER.test(value)) throw new MemberFault(CONTROL_CHARACTER_RULE);
 }
 
 // EventReminder (METHODS.md §3.4): method email|popup, minutes 0..40320.
@@ -278,6 +381,11 @@ function array(value: unknown, path: string): unknown[] {
   return value;
 }
 
+/** An absent list is empty; anything else, `null` included, must be an array. */
+function optionalArray(value: unknown, path: string): unknown[] {
+  return value === undefined ? [] : array(value, path);
+}
+
 function string(value: unknown, path: string): string {
   if (typeof value !== 'string') throw new FixtureError(path, 'must be a string');
   return value;
@@ -290,6 +398,23 @@ function nonEmptyString(value: unknown, path: string): string {
   return text;
 }
 
+// C0 controls, DEL and C1 controls: invisible in logs and pages, and a line break among them
+// would let an id forge a log line or a header.
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
+
+const CONTROL_CHARACTER_RULE = 'must not contain control characters (U+0000-U+001F, U+007F-U+009F)';
+
+function noControlCharacters(text: string, path: string): void {
+  if (CONTROL_CHARACTER.test(text)) throw new FixtureError(path, CONTROL_CHARACTER_RULE);
+}
+
+/** A required id, e-mail address or URI. */
+function identifier(value: unknown, path: string): string {
+  const text = nonEmptyString(value, path);
+  noControlCharacters(text, path);
+  return text;
+}
+
 function boolean(value: unknown, path: string): boolean {
   if (typeof value !== 'boolean') throw new FixtureError(path, 'must be true or false');
   return value;
@@ -297,21 +422,39 @@ function boolean(value: unknown, path: string): boolean {
 
 function zone(value: unknown, path: string): string {
   const name = string(value, path);
-  if (!isValidTimeZone(name)) throw new FixtureError(path, `${JSON.stringify(name)} is not an IANA time zone name`);
+  if (!isValidTimeZone(name)) throw new FixtureError(path, 'is not an IANA time zone name');
   return name;
 }
 
-function onlyKeys(value: Record<string, unknown>, path: string, allowed: string[]): void {
+function onlyKeys(value: Record<string, unknown>, path: string, allowed: readonly string[]): void {
   for (const key of Object.keys(value)) {
-    if (!allowed.includes(key)) throw new FixtureError(path ? `${path}.${key}` : key, 'unknown key');
+    if (!allowed.includes(key)) throw new FixtureError(memberPath(path, key), unknownKeyRule(key, allowed));
   }
 }
 
+function unknownKeyRule(key: string, allowed: readonly string[]): string {
+  const meant = allowed.find((name) => name.toLowerCase() === key.toLowerCase());
+  return meant === undefined ? 'unknown key' : `unknown key (names are case-sensitive: did you mean ${meant}?)`;
+}
+
+const PLAIN_KEY = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/**
+ * The path of `key` inside `path`: `users[0].email`, or `private["a b"]` for a key that is not a
+ * plain name, quoted with every control and line-separator character escaped so that a path
+ * always fits on one line.
+ */
+function memberPath(path: string, key: string): string {
+  if (PLAIN_KEY.test(key)) return path ? `${path}.${key}` : key;
+  return `${path}[${oneLine(JSON.stringify(key))}]`;
+}
+
 function unique(values: string[], pathOf: (index: number) => string, what: string): void {
-  const seen = new Set<string>();
+  const seen = new Map<string, number>();
   values.forEach((value, i) => {
-    if (seen.has(value)) throw new FixtureError(pathOf(i), `duplicate ${what} ${JSON.stringify(value)}`);
-    seen.add(value);
+    const earlier = seen.get(value);
+    if (earlier !== undefined) throw new FixtureError(pathOf(i), `duplicate ${what}, also at ${pathOf(earlier)}`);
+    seen.set(value, i);
   });
 }
 

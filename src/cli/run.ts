@@ -6,6 +6,7 @@ import { OptionError, parseCommandLine, USAGE } from '../config.ts';
 import { FixtureError } from '../fixtures.ts';
 import { stderrLogger } from '../http/log.ts';
 import { start } from '../index.ts';
+import { oneLine } from '../one-line.ts';
 import { StoreUnavailableError } from '../store/open.ts';
 
 export async function runCli(argv: string[]): Promise<number> {
@@ -54,7 +55,9 @@ export async function runCli(argv: string[]): Promise<number> {
 
 function fail(error: unknown): number {
   if (error instanceof OptionError || error instanceof FixtureError || error instanceof StoreUnavailableError) {
-    process.stderr.write(`error: ${error instanceof FixtureError ? `invalid fixture: ${error.message}` : error.message}\n`);
+    // One line naming the problem (CONTRACT §1). A fixture error names the JSON path and the rule,
+    // never a value from the fixture (fixtures.ts), which may hold client secrets.
+    process.stderr.write(`error: ${oneLine(error instanceof FixtureError ? `invalid fixture: ${error.message}` : error.message)}\n`);
     return 2;
   }
   const code = (error as { code?: string }).code;

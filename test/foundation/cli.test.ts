@@ -101,6 +101,42 @@ describe('CLI', () => {
     assert.equal(result.stderr.trim().split('\n').length, 1);
   });
 
+  // CONTRACT §1: the path and the rule on one line, never the fixture's text: it may hold client
+  // secrets, and JSON.parse's own message quotes the text around a syntax error.
+  const SECRET = 'sup3r-s3cret-value';
+  const client = `{"id": "c", "secret": "${SECRET}", "redirectUris": ["http://127.0.0.1:3000/cb"]}`;
+  for (const [what, text, expected] of [
+    [
+      'an unknown event member',
+      `{"clients": [${client}], "users": [{"id": "u", "name": "U", "email": "u@example.com", "calendars": [{"primary": true, "events": [{"summary": "${SECRET}", "start": {"dateTime": "2026-10-19T10:00:00Z", "Timezone": "UTC"}, "end": {"dateTime": "2026-10-19T11:00:00Z"}}]}]}]}`,
+      'users[0].calendars[0].events[0].start.Timezone: unknown key (names are case-sensitive: did you mean timeZone?)',
+    ],
+    ['an unquoted secret (JSON syntax)', `{"clients": [{"id": "c", "secret": ${SECRET}}]}`, 'fixture file FILE is not valid JSON (line 1, column 36)'],
+    ['a syntax error after the secret', `{"clients": [{"id": "c", "secret": "${SECRET}" "redirectUris": []}]}`, 'fixture file FILE is not valid JSON (line 1, column 57)'],
+    ['an own __proto__ beside the secret', `{"clients": [{"id": "c", "secret": "${SECRET}", "__proto__": {"secret": "${SECRET}"}}]}`, 'clients[0].__proto__: unknown key'],
+    ['a control character in a client id', `{"clients": [{"id": "${SECRET}\u0085", "secret": "${SECRET}"}]}`, 'clients[0].id: must not contain control characters (U+0000-U+001F, U+007F-U+009F)'],
+    ['a line break in an unknown key', `{"clients": [{"id": "c", "secret": "${SECRET}", "a\\nb": 1}]}`, 'clients[0]["a\\nb"]: unknown key'],
+  ] as const) {
+    it(`a bad startup fixture (${what}): exit 2, one stderr line with the path and the rule, never the secret`, async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'cal-cli-'));
+      const file = join(dir, 'bad.json');
+      writeFileSync(file, text);
+      const result = await run(['--fixture', file, '--port', '0']);
+      assert.equal(result.code, 2, result.stderr);
+      assert.equal(result.stdout, '');
+      assert.equal(result.stderr, `error: invalid fixture: ${expected.replace('FILE', file)}\n`);
+      assert.ok(!result.stderr.includes(SECRET));
+    });
+  }
+
+  it('a line break in the fixture file name cannot break the error line', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cal-cli-'));
+    const result = await run(['--fixture', join(dir, 'no\nerror: forged.json'), '--port', '0']);
+    assert.equal(result.code, 2);
+    assert.equal(result.stderr.split('\n').length, 2, result.stderr);
+    assert.ok(result.stderr.includes('no\\u000aerror: forged.json'), result.stderr);
+  });
+
   it('exits 2 for a fixture file that does not exist', async () => {
     const result = await run(['--fixture', '/nonexistent/fixture.json', '--port', '0']);
     assert.equal(result.code, 2);
