@@ -14,6 +14,8 @@ import {
   weekdayOfDays,
   TimeZoneError,
 } from '../../src/domain/time/zones.ts';
+import { naiveOffset } from '../_helpers/naive-rrule.ts';
+import { Rng } from '../_helpers/fuzz.ts';
 
 const wall = (y: number, mo: number, d: number, h: number, mi = 0, s = 0) => ({ year: y, month: mo, day: d, hour: h, minute: mi, second: s, millisecond: 0 });
 const utc = (iso: string): number => Date.parse(iso);
@@ -120,4 +122,47 @@ test('formatters are cached: converting many instants builds at most one per zon
     (Intl as { DateTimeFormat: unknown }).DateTimeFormat = Original;
   }
   assert.ok(built <= 2, `built ${built} formatters`);
+});
+
+test('cached offsets equal Intl\'s: around odd transitions by the half hour, and anywhere in every zone', () => {
+  const sweeps: [string, string, string][] = [
+    ['Pacific/Apia', '2011-12-28T00:00:00Z', '2012-01-02T00:00:00Z'], // skipped 30 December 2011
+    ['Pacific/Kiritimati', '1994-12-29T00:00:00Z', '1995-01-03T00:00:00Z'], // skipped 31 December 1994
+    ['Africa/Freetown', '1939-08-25T00:00:00Z', '1939-09-10T00:00:00Z'], // two changes four days apart
+    ['America/Caracas', '2016-04-28T00:00:00Z', '2016-05-03T00:00:00Z'], // -04:30 to -04:00
+    ['Australia/Lord_Howe', '2026-04-01T00:00:00Z', '2026-04-08T00:00:00Z'],
+    ['Pacific/Chatham', '2026-09-24T00:00:00Z', '2026-09-30T00:00:00Z'],
+    ['America/Santiago', '2026-09-03T00:00:00Z', '2026-09-09T00:00:00Z'],
+  ];
+  for (const [zone, from, to] of sweeps) {
+    for (let t = utc(from); t < utc(to); t += 1_800_000) {
+      for (const at of [t - 1000, t]) assert.equal(offsetAt(zone, at), naiveOffset(zone, at), `${zone} ${new Date(at).toISOString()}`);
+    }
+  }
+  const rng = new Rng(1939);
+  for (const zone of Intl.supportedValuesOf('timeZone')) {
+    for (let i = 0; i < 40; i++) {
+      const at = rng.int(utc('1850-01-01T00:00:00Z') / 1000, utc('2150-01-01T00:00:00Z') / 1000) * 1000;
+      assert.equal(offsetAt(zone, at), naiveOffset(zone, at), `${zone} ${new Date(at).toISOString()}`);
+    }
+  }
+});
+
+test('offsets are read from Intl per block of days, not per instant asked for', () => {
+  const proto = Intl.DateTimeFormat.prototype;
+  const original = proto.formatToParts;
+  let reads = 0;
+  proto.formatToParts = function counted(this: Intl.DateTimeFormat, date?: Date | number) {
+    reads += 1;
+    return original.call(this, date);
+  };
+  try {
+    // Ten years of hourly wall times to instants and back: 87,600 conversions.
+    const start = utc('2030-01-01T00:00:00Z');
+    for (let i = 0; i < 87_600; i++) instantToWallMs(wallMsToInstant(start + i * 3_600_000, 'America/Halifax'), 'America/Halifax');
+  } finally {
+    proto.formatToParts = original;
+  }
+  // About 460 eight-day blocks of five probes, and a binary search for each of 20 transitions.
+  assert.ok(reads < 4_000, `${reads} reads of Intl`);
 });

@@ -138,25 +138,37 @@ export class TimeZoneError extends Error {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Offsets. One formatter per zone (building one is far costlier than using it), and offsets
-// memoised per zone per UTC hour: an hour is cached only when the offset is the same at both of
-// its ends, since zones change offset at most once within any hour.
+// Offsets. One formatter per zone (building one is far costlier than using it), and offsets read
+// from it once per BLOCK of time: a block is probed every PROBE_STEP, and where two probes differ
+// the transition between them is found to the second. A lookup is then a map read, whatever
+// instants are asked for: a rule expanded over years asks for a new hour at nearly every
+// occurrence, and reading Intl for each (about 10 µs) made such a series cost seconds (issue 15).
+//
+// Probing every two days finds every transition as long as a zone never changes offset and back
+// within two days; in the tz database the closest pair since 1900 is four days apart
+// (Africa/Freetown, 1939), and wallMsToInstant below relies on the same spacing.
+
+/** Offsets in force from each instant of `at` (ascending; the first is the block's start). */
+type Block = number | { readonly at: readonly number[]; readonly offsets: readonly number[] };
 
 interface ZoneCache {
   readonly fixed: number | undefined;
   readonly formatter: Intl.DateTimeFormat | undefined;
-  readonly hours: Map<number, number>;
+  readonly blocks: Map<number, Block>;
 }
 
 const zones = new Map<string, ZoneCache>();
-const HOUR_CACHE_LIMIT = 200_000;
+const PROBE_STEP = 2 * MS_PER_DAY;
+const BLOCK = 8 * MS_PER_DAY;
+/** Blocks kept per zone (about 2,200 years); the cache starts over when full. */
+const BLOCK_CACHE_LIMIT = 100_000;
 
 function zoneCache(zone: string): ZoneCache {
   let c = zones.get(zone);
   if (c !== undefined) return c;
   if (!isValidTimeZone(zone)) throw new TimeZoneError(zone);
   if (UTC_NAMES.has(zone)) {
-    c = { fixed: 0, formatter: undefined, hours: new Map() };
+    c = { fixed: 0, formatter: undefined, blocks: new Map() };
   } else {
     const formatter = new Intl.DateTimeFormat('en-US', {
       timeZone: zone,
@@ -169,7 +181,7 @@ function zoneCache(zone: string): ZoneCache {
       minute: 'numeric',
       second: 'numeric',
     });
-    c = { fixed: undefined, formatter, hours: new Map() };
+    c = { fixed: undefined, formatter, blocks: new Map() };
   }
   zones.set(zone, c);
   return c;
@@ -202,23 +214,51 @@ function offsetFromFormatter(f: Intl.DateTimeFormat, instant: number): number {
   return wall - at;
 }
 
+/** The offsets of block `index` ([index * BLOCK, (index + 1) * BLOCK)), read from Intl. */
+function readBlock(f: Intl.DateTimeFormat, index: number): Block {
+  const start = index * BLOCK;
+  const end = start + BLOCK;
+  const first = offsetFromFormatter(f, start);
+  const at = [start];
+  const offsets = [first];
+  let lo = start;
+  let before = first;
+  for (let probe = start + PROBE_STEP; probe <= end; probe += PROBE_STEP) {
+    const after = offsetFromFormatter(f, probe);
+    if (after !== before) {
+      // The first second in (lo, probe] with the new offset.
+      let hi = probe;
+      while (hi - lo > MS_PER_SECOND) {
+        const mid = lo + Math.floor((hi - lo) / (2 * MS_PER_SECOND)) * MS_PER_SECOND;
+        if (offsetFromFormatter(f, mid) === before) lo = mid;
+        else hi = mid;
+      }
+      if (hi < end) {
+        at.push(hi);
+        offsets.push(after);
+      }
+    }
+    lo = probe;
+    before = after;
+  }
+  return at.length === 1 ? first : { at, offsets };
+}
+
 /** Offset of `zone` from UTC at `instant`, in milliseconds (local = UTC + offset). */
 export function offsetAt(zone: string, instant: number): number {
   const c = zoneCache(zone);
   if (c.fixed !== undefined) return c.fixed;
-  const f = c.formatter as Intl.DateTimeFormat;
-  const hour = Math.floor(instant / MS_PER_HOUR);
-  const cached = c.hours.get(hour);
-  if (cached !== undefined) return cached;
-  const start = hour * MS_PER_HOUR;
-  const a = offsetFromFormatter(f, start);
-  const b = offsetFromFormatter(f, start + MS_PER_HOUR - MS_PER_SECOND);
-  if (a === b) {
-    if (c.hours.size >= HOUR_CACHE_LIMIT) c.hours.clear();
-    c.hours.set(hour, a);
-    return a;
+  const index = Math.floor(instant / BLOCK);
+  let block = c.blocks.get(index);
+  if (block === undefined) {
+    block = readBlock(c.formatter as Intl.DateTimeFormat, index);
+    if (c.blocks.size >= BLOCK_CACHE_LIMIT) c.blocks.clear();
+    c.blocks.set(index, block);
   }
-  return offsetFromFormatter(f, instant);
+  if (typeof block === 'number') return block;
+  let i = block.at.length - 1;
+  while (i > 0 && (block.at[i] as number) > instant) i--;
+  return block.offsets[i] as number;
 }
 
 /** Wall milliseconds (civil fields read as UTC) of `instant` in `zone`. */
