@@ -17,9 +17,12 @@
 // instance ids, are the real UTC instants (zones.ts wallMsToInstant).
 //
 // Cost depends on the window, not on the series' age: without COUNT the iteration jumps straight
-// to the period holding the window start. With COUNT every earlier occurrence must be counted;
-// DAILY and WEEKLY rules whose periods all hold the same number of candidates skip ahead by
-// arithmetic, others count period by period.
+// to the period holding the window start. With COUNT every earlier occurrence must be counted
+// (by wall time alone, without reading the zone); DAILY and WEEKLY rules whose periods all hold
+// the same number of candidates skip ahead by arithmetic, others count period by period. Every
+// period and every candidate it builds is a step of the request's budget (MAX_EXPANSION_STEPS),
+// charged before the candidates are built; one period holds at most MAX_PERIOD_CANDIDATES
+// (cost.ts, enforced when a rule is parsed).
 //
 // Choices (unconfirmed for Google, kept simple and documented):
 // - The series start is always an occurrence and counts towards COUNT, even when the rule does
@@ -102,10 +105,13 @@ export interface ExpansionStats {
 }
 
 /**
- * Rule periods (including skipped days) one expansion may step through before it gives up with
- * ExpansionBudgetError, about half a second of work. Without it a rule that is valid but never
- * or rarely matches at a fine frequency (`FREQ=SECONDLY;BYSECOND=0;BYSETPOS=2;UNTIL=9999...`)
- * walks billions of periods and stalls the single-threaded service (issue 8).
+ * Steps one expansion may take before it gives up with ExpansionBudgetError, about half a second
+ * of work: one per rule period stepped through (including skipped days) and one per candidate a
+ * period builds, counted before the candidates are built. Without it a rule that is valid but
+ * never or rarely matches at a fine frequency (`FREQ=SECONDLY;BYSECOND=0;BYSETPOS=2;UNTIL=9999...`)
+ * walks billions of periods (issue 8), and a rule whose periods are large (cost.ts, at most
+ * MAX_PERIOD_CANDIDATES each) repeats them over a long window (issue 15); either would stall the
+ * single-threaded service.
  */
 export const MAX_EXPANSION_STEPS = 1_000_000;
 
@@ -170,6 +176,8 @@ interface CompiledRule {
   readonly count: number | undefined;
   /** Occurrences per period when every period holds the same number (COUNT fast path). */
   readonly uniform: number | undefined;
+  /** The day a sub-daily rule last asked about, and whether the day-level parts let it pass. */
+  readonly lastDay: { day: number; matches: boolean };
 }
 
 function mask(values: readonly number[], size: number): boolean[] | undefined {
@@ -208,10 +216,11 @@ function compileRule(rule: RRule, dtWall: number, series: Series, forceStart: bo
   const hours = rule.byHour.length > 0 ? rule.byHour : [dtHour];
   const minutes = rule.byMinute.length > 0 ? rule.byMinute : [dtMinute];
   const seconds = rule.bySecond.length > 0 ? rule.bySecond : [dtSecond];
+  // Sub-daily periods fix the hour (or minute) themselves and build their times per period.
   const times: number[] = [];
   if (series.kind === 'date') {
     times.push(0);
-  } else {
+  } else if (order >= FREQ_ORDER.DAILY) {
     for (const h of hours) for (const m of minutes) for (const s of seconds) times.push(h * MS_PER_HOUR + m * MS_PER_MINUTE + s * MS_PER_SECOND);
   }
 
@@ -258,6 +267,7 @@ function compileRule(rule: RRule, dtWall: number, series: Series, forceStart: bo
     untilInstant,
     count: rule.count,
     uniform: undefined,
+    lastDay: { day: NaN, matches: false },
   } satisfies CompiledRule;
   let uniform: number | undefined;
   if (rule.bySetPos.length === 0 && rule.byMonth.length === 0) {
@@ -265,7 +275,7 @@ function compileRule(rule: RRule, dtWall: number, series: Series, forceStart: bo
     if (rule.freq === 'WEEKLY' && ordDays.length === 0) uniform = (plain.length === 0 ? 7 : new Set(plain).size) * times.length;
   }
   let count = rule.count;
-  if (count !== undefined && forceStart && !periodCandidates(base, 0, undefined).includes(dtWall)) count -= 1;
+  if (count !== undefined && forceStart && !periodCandidates(base, 0, undefined, expansionBudget()).includes(dtWall)) count -= 1;
   return { ...base, count, uniform };
 }
 
@@ -359,11 +369,31 @@ function periodIndexOf(c: CompiledRule, wall: number): number {
   }
 }
 
-/** Candidates of period `idx`, ascending wall ms, after BYSETPOS. */
-function periodCandidates(c: CompiledRule, idx: number, stats: ExpansionStats | undefined): number[] {
+/**
+ * Candidates of period `idx`, ascending wall ms, after BYSETPOS. Their number is charged to
+ * `budget` before the list is built.
+ */
+function periodCandidates(c: CompiledRule, idx: number, stats: ExpansionStats | undefined, budget: ExpansionBudget): number[] {
   if (stats !== undefined) stats.periods += 1;
+  const out = c.order <= 2 ? subDailyCandidates(c, idx, budget) : dayCandidates(c, idx, budget);
+  const setPos = c.rule.bySetPos;
+  if (setPos.length === 0 || out.length === 0) return out;
+  const picked = new Set<number>();
+  for (const n of setPos) {
+    const v = out[n > 0 ? n - 1 : out.length + n];
+    if (v !== undefined) picked.add(v);
+  }
+  return [...picked].sort((a, b) => a - b);
+}
+
+function charge(budget: ExpansionBudget, steps: number): void {
+  budget.remaining -= steps;
+  if (budget.remaining < 0) throw new ExpansionBudgetError();
+}
+
+/** DAILY and coarser: the period's matching days, each at every time of `c.times`. */
+function dayCandidates(c: CompiledRule, idx: number, budget: ExpansionBudget): number[] {
   const days: number[] = [];
-  let times = c.times;
   switch (c.order) {
     case 6:
     case 5: {
@@ -391,41 +421,48 @@ function periodCandidates(c: CompiledRule, idx: number, stats: ExpansionStats | 
       for (let k = 0; k < 7; k++) if (dayMatchesCivil(c, ws + k)) days.push(ws + k);
       break;
     }
-    case 3:
+    default:
       if (dayMatchesCivil(c, c.dtDays + idx)) days.push(c.dtDays + idx);
       break;
-    default: {
-      // Sub-daily: the period fixes the hour (and minute, second); BYxxx at or above the
-      // period's unit filter, finer ones expand (§3.3.10 table).
-      const start = periodStart(c, idx);
-      const day = Math.floor(start / MS_PER_DAY);
-      if (!dayMatchesCivil(c, day)) break;
-      const ms = start - day * MS_PER_DAY;
-      const h = Math.floor(ms / MS_PER_HOUR);
-      const mi = Math.floor((ms % MS_PER_HOUR) / MS_PER_MINUTE);
-      const s = Math.floor((ms % MS_PER_MINUTE) / MS_PER_SECOND);
-      if (c.byHour !== undefined && !c.byHour.includes(h)) break;
-      if (c.order <= 1 && c.byMinute !== undefined && !c.byMinute.includes(mi)) break;
-      if (c.order === 0 && c.bySecond !== undefined && !c.bySecond.includes(s)) break;
-      const mins = c.order <= 1 ? [mi] : c.minutes;
-      const secs = c.order === 0 ? [s] : c.seconds;
-      const t: number[] = [];
-      for (const m of mins) for (const sec of secs) t.push(h * MS_PER_HOUR + m * MS_PER_MINUTE + sec * MS_PER_SECOND);
-      times = t;
-      days.push(day);
-      break;
-    }
   }
+  charge(budget, days.length * c.times.length);
   const out: number[] = [];
-  for (const d of days) for (const t of times) out.push(d * MS_PER_DAY + t);
-  const setPos = c.rule.bySetPos;
-  if (setPos.length === 0 || out.length === 0) return out;
-  const picked = new Set<number>();
-  for (const n of setPos) {
-    const v = out[n > 0 ? n - 1 : out.length + n];
-    if (v !== undefined) picked.add(v);
+  for (const d of days) for (const t of c.times) out.push(d * MS_PER_DAY + t);
+  return out;
+}
+
+/**
+ * HOURLY, MINUTELY, SECONDLY: the period fixes the hour (and minute, second); BYxxx parts at or
+ * above the period's unit filter, finer ones expand (§3.3.10 table). Periods are aligned to
+ * their unit (periodStart), so the finer values add to the period's start.
+ */
+function subDailyCandidates(c: CompiledRule, idx: number, budget: ExpansionBudget): number[] {
+  const start = periodStart(c, idx);
+  const day = Math.floor(start / MS_PER_DAY);
+  if (!subDailyDayMatches(c, day)) return [];
+  const ms = start - day * MS_PER_DAY;
+  if (c.byHour !== undefined && !c.byHour.includes(Math.floor(ms / MS_PER_HOUR))) return [];
+  if (c.order <= 1 && c.byMinute !== undefined && !c.byMinute.includes(Math.floor((ms % MS_PER_HOUR) / MS_PER_MINUTE))) return [];
+  if (c.order === 0 && c.bySecond !== undefined && !c.bySecond.includes(Math.floor((ms % MS_PER_MINUTE) / MS_PER_SECOND))) return [];
+  if (c.order === 0) {
+    charge(budget, 1);
+    return [start];
   }
-  return [...picked].sort((a, b) => a - b);
+  const minutes = c.order === 1 ? [0] : c.minutes;
+  charge(budget, minutes.length * c.seconds.length);
+  const out: number[] = [];
+  for (const m of minutes) for (const sec of c.seconds) out.push(start + m * MS_PER_MINUTE + sec * MS_PER_SECOND);
+  return out;
+}
+
+/** dayMatchesCivil for the periods of a sub-daily rule, which ask about the same day thousands of times. */
+function subDailyDayMatches(c: CompiledRule, day: number): boolean {
+  const memo = c.lastDay;
+  if (memo.day !== day) {
+    memo.day = day;
+    memo.matches = dayMatchesCivil(c, day);
+  }
+  return memo.matches;
 }
 
 /** First period index at or after `idx` that lies on a later day (sub-daily day skipping). */
@@ -457,7 +494,7 @@ function* ruleKeys(
   } else if (c.uniform !== undefined && c.uniform > 0 && target > c.interval) {
     // COUNT with uniform periods: count period 0 (it may begin before the start), then skip
     // whole periods arithmetically, leaving at least one occurrence to find by iteration.
-    emitted = periodCandidates(c, 0, stats).filter((w) => w >= c.dtWall).length;
+    emitted = periodCandidates(c, 0, stats, budget).filter((w) => w >= c.dtWall).length;
     const remaining = c.count - emitted;
     const maxSkip = target / c.interval - 1;
     const skip = remaining > 0 ? Math.min(maxSkip, Math.floor((remaining - 1) / c.uniform)) : 0;
@@ -476,20 +513,23 @@ function* ruleKeys(
     if (--budget.remaining < 0) throw new ExpansionBudgetError();
     const ps = periodStart(c, idx);
     if (ps > bound || ps - lastFound > EMPTY_SPAN) break;
-    if (c.order <= 2 && !dayMatchesCivil(c, Math.floor(ps / MS_PER_DAY))) {
+    if (c.order <= 2 && !subDailyDayMatches(c, Math.floor(ps / MS_PER_DAY))) {
       // Sub-daily rule on a day the day-level parts exclude: skip the rest of that day.
       idx = nextDayIndex(c, idx);
       continue;
     }
-    const cands = periodCandidates(c, idx, stats);
+    const cands = periodCandidates(c, idx, stats, budget);
     for (const w of cands) {
       if (w < c.dtWall) continue;
       if (c.untilWall !== undefined && w > c.untilWall) break periods;
-      const key = times.toKey(w);
-      if (c.untilInstant !== undefined && key > c.untilInstant) break periods;
       if (c.count !== undefined && emitted >= c.count) break periods;
       emitted += 1;
       lastFound = w;
+      // Before the window a candidate is only counted (COUNT goes by wall times), unless a UTC
+      // UNTIL needs its instant: reading the zone's offset is the costly part of a candidate.
+      if (w < fromWall && c.untilInstant === undefined) continue;
+      const key = times.toKey(w);
+      if (c.untilInstant !== undefined && key > c.untilInstant) break periods;
       if (w < fromWall) continue;
       if (times.keyToWall(key) !== w) {
         let at = moved.length;

@@ -10,10 +10,13 @@
 //   start, because Google's own examples pair a DATE UNTIL with timed series; expand.ts defines
 //   how each form bounds the series.
 // - The RFC's MUST NOTs on part combinations (§3.3.10) are enforced with a message naming them.
+// - A rule one period of which could build more than MAX_PERIOD_CANDIDATES candidates is
+//   refused (cost.ts): it could not be expanded without stalling the service.
 
 import type { BasicValue } from '../time/datetime.ts';
 import { DateTimeError, formatBasicDate, parseBasic } from '../time/datetime.ts';
 import { isValidTimeZone } from '../time/zones.ts';
+import { MAX_PERIOD_CANDIDATES, periodCandidateBound } from './cost.ts';
 
 export class RecurrenceError extends Error {
   /** The rule part or property at fault (`BYDAY`, `UNTIL`, `EXDATE`, `TZID`, ...). */
@@ -248,7 +251,7 @@ export function parseRRule(value: string, options: ParseOptions): RRule {
   }
 
   const sorted = (l: number[]): number[] => l.sort((a, b) => a - b);
-  return {
+  const rule: RRule = {
     freq,
     interval,
     count,
@@ -264,6 +267,15 @@ export function parseRRule(value: string, options: ParseOptions): RRule {
     bySetPos,
     wkst,
   };
+  const candidates = periodCandidateBound(rule);
+  if (candidates > MAX_PERIOD_CANDIDATES) {
+    throw new RecurrenceError(
+      'RRULE',
+      `one ${freq} period of this rule can hold ${candidates} candidate occurrences ` +
+        `(its days times BYHOUR x BYMINUTE x BYSECOND); the limit is ${MAX_PERIOD_CANDIDATES} per period`,
+    );
+  }
+  return rule;
 }
 
 function parseDateList(name: string, params: ReadonlyMap<string, string>, value: string, options: ParseOptions): DateRef[] {

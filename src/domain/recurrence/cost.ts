@@ -1,0 +1,86 @@
+// The most candidates one period of a rule can build, and the cap on it (issue 15).
+//
+// expand.ts evaluates a rule one period at a time (a year for YEARLY, a month for MONTHLY ...):
+// the period's days that pass the day-level BYxxx parts, times every BYHOUR x BYMINUTE x
+// BYSECOND combination, all built before BYSETPOS picks among them (RFC 5545 §3.3.10). The lists
+// multiply: FREQ=YEARLY;BYYEARDAY=1..366 with every hour, minute and second is 366 x 86,400 =
+// 31.6 million candidates in a single period, an allocation that stalls the service for seconds
+// and, repeated over a few rule lines, exhausts its memory. The step budget (expand.ts
+// MAX_EXPANSION_STEPS) bounds how many candidates one request builds in all; this cap bounds one
+// period, so a rule that could never be expanded within reason is refused when it is written
+// (rrule.ts parseRRule, as 400 invalid), not discovered on every later read.
+
+import type { RRule } from './rrule.ts';
+
+/**
+ * Candidates one period of a rule may build, counted before BYSETPOS. Real calendar rules stay
+ * far below it: a yearly rule on every weekday has at most 265 days, an every-15-minutes daily
+ * rule 96 times, and even "every weekday, 9:00 to 17:30 every half hour" as one YEARLY rule is
+ * 265 x 9 x 2 = 4,770. At the cap, one period is about 80 kB of numbers and a few milliseconds.
+ */
+export const MAX_PERIOD_CANDIDATES = 10_000;
+
+const count = (list: readonly unknown[]): number => Math.max(1, list.length);
+
+/** Times of day per candidate day: the BYxxx parts finer than the frequency expand (§3.3.10 table). */
+function timesPerDay(r: RRule): number {
+  switch (r.freq) {
+    case 'SECONDLY':
+      return 1;
+    case 'MINUTELY':
+      return count(r.bySecond);
+    case 'HOURLY':
+      return count(r.byMinute) * count(r.bySecond);
+    default:
+      return count(r.byHour) * count(r.byMinute) * count(r.bySecond);
+  }
+}
+
+/**
+ * Upper bound on the days of one period that can pass the day-level parts. Every present part
+ * must match, so the smallest bound any one of them allows holds for all: a month has at most 5
+ * of a weekday, a year 53; an ordinal weekday (`2MO`, `-1FR`) matches one day per month or year.
+ */
+function daysPerPeriod(r: RRule): number {
+  const plain = r.byDay.filter((d) => d.ordinal === 0).length;
+  const ordinals = r.byDay.length - plain;
+  const dayParts = r.byDay.length + r.byMonthDay.length + r.byYearDay.length + r.byWeekNo.length;
+  switch (r.freq) {
+    case 'SECONDLY':
+    case 'MINUTELY':
+    case 'HOURLY':
+    case 'DAILY':
+      return 1;
+    case 'WEEKLY':
+      // Without BYDAY the week's one day is the start's weekday.
+      return Math.min(7, count(r.byDay));
+    case 'MONTHLY': {
+      // Without day parts the month's one day is the start's day of the month.
+      if (dayParts === 0) return 1;
+      const bounds = [31];
+      if (r.byMonthDay.length > 0) bounds.push(r.byMonthDay.length);
+      if (r.byDay.length > 0) bounds.push(5 * plain + ordinals);
+      return Math.min(...bounds);
+    }
+    case 'YEARLY': {
+      const months = r.byMonth.length > 0 ? r.byMonth.length : 12;
+      // Without day parts each month of the rule has one day: the start's day of the month.
+      if (dayParts === 0) return count(r.byMonth);
+      const bounds = [366, 31 * months];
+      if (r.byYearDay.length > 0) bounds.push(r.byYearDay.length);
+      if (r.byMonthDay.length > 0) bounds.push(r.byMonthDay.length * months);
+      // A week number names a week of the week-numbering year (§3.3.10 BYWEEKNO), which may
+      // start up to 3 days before January 1 or end up to 3 days after December 31; so a
+      // calendar year can also hold up to 3 days of the week-year before and of the one after.
+      if (r.byWeekNo.length > 0) bounds.push(7 * r.byWeekNo.length + 6);
+      // Ordinals count within each month when BYMONTH is given, else within the year (§3.3.10).
+      if (r.byDay.length > 0) bounds.push(r.byMonth.length > 0 ? (5 * plain + ordinals) * months : 53 * plain + ordinals);
+      return Math.min(...bounds);
+    }
+  }
+}
+
+/** The most candidates one period of `r` can build (expand.ts periodCandidates). */
+export function periodCandidateBound(r: RRule): number {
+  return daysPerPeriod(r) * timesPerDay(r);
+}
