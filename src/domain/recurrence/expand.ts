@@ -27,8 +27,9 @@
 // Choices (unconfirmed for Google, kept simple and documented):
 // - The series start is always an occurrence and counts towards COUNT, even when the rule does
 //   not produce it (§3.8.5.3: "The DTSTART property value always counts as the first occurrence").
-// - HOURLY/MINUTELY/SECONDLY step in wall-clock time; a step landing in a DST gap moves forward
-//   (§3.3.5) and a duplicate instant this causes is dropped (the recurrence set is a set).
+// - HOURLY/MINUTELY/SECONDLY step in wall-clock time too. A gap can give two wall times one
+//   instant (02:30 and 03:30 on New York's spring-forward day): the recurrence set is a set, so
+//   that is one occurrence, though COUNT counted both candidates, as python-dateutil does.
 // - UNTIL as a DATE on a timed series bounds through the end of that day in the series' zone;
 //   a floating UNTIL is read in the series' zone; a UTC UNTIL bounds the instant. On an all-day
 //   series any UNTIL is compared with the date as a floating midnight.
