@@ -7,6 +7,20 @@
 // version 3), so tokens minted one after another are written side by side instead of each on a
 // random page of an index. Tokens without it (from an older version, or an expiry out of range)
 // are still found, by digest alone.
+//
+// Expired access tokens are deleted as new ones are issued, so the store holds the tokens of the
+// last hours, not every token ever issued: every PURGE_EVERY-th token an App issues deletes up
+// to twice as many that expired more than EXPIRED_TOKEN_KEPT_MS ago by the service clock. The
+// expired ones therefore only dwindle while tokens are issued, each purge is a bounded step
+// inside the request that issues (on SQLite a range at the start of the (expiry, digest) key, in
+// the same commit), and a process that issues nothing has nothing new to purge.
+//
+// The purge compares each token's own expiry with the service clock of that moment, and keeps
+// no mark of how far it got: after the clock moves back, no purge deletes a token the new time
+// makes valid, and every token the earlier purges left is found as before. A token is deleted
+// only once it has been expired for EXPIRED_TOKEN_KEPT_MS, so moving the clock back by up to
+// that much (a test stepping past an expiry and back) finds every token as it was; a token
+// expired for longer may be gone, and stays gone whatever the clock does next.
 
 import type { App } from '../app.ts';
 import type { AccessTokenRecord } from '../store/store.ts';
@@ -14,6 +28,10 @@ import { randomToken, sha256 } from './hash.ts';
 
 /** Spec "Access token": lifetime 1 hour, `expires_in` 3600. */
 export const ACCESS_TOKEN_LIFETIME_SECONDS = 3600;
+/** How long an expired access token stays stored (see the header). */
+export const EXPIRED_TOKEN_KEPT_MS = ACCESS_TOKEN_LIFETIME_SECONDS * 1000;
+/** A purge every this many tokens issued (one statement, instead of one per token). */
+export const PURGE_EVERY = 32;
 
 const EXPIRY_BYTES = 6;
 const EXPIRY_DIGITS = 8;
@@ -34,10 +52,21 @@ export function expiryOfToken(token: string): number | undefined {
 }
 
 export function issueAccessToken(app: App, connectionId: string): string {
-  const expiresAt = Math.floor(app.clock.now()) + ACCESS_TOKEN_LIFETIME_SECONDS * 1000;
+  const now = Math.floor(app.clock.now());
+  const expiresAt = now + ACCESS_TOKEN_LIFETIME_SECONDS * 1000;
   const token = expiryDigits(expiresAt) + randomToken();
   app.store.putAccessToken({ hash: sha256(token), connectionId, expiresAt });
+  purgeWhileIssuing(app, now);
   return token;
+}
+
+/** Tokens each App has issued since its last purge. */
+const issuedSincePurge = new WeakMap<App, number>();
+
+function purgeWhileIssuing(app: App, now: number): void {
+  const issued = (issuedSincePurge.get(app) ?? 0) + 1;
+  issuedSincePurge.set(app, issued % PURGE_EVERY);
+  if (issued === PURGE_EVERY) app.store.deleteAccessTokensExpiringBefore(now - EXPIRED_TOKEN_KEPT_MS, 2 * PURGE_EVERY);
 }
 
 /** Spec "Refresh token": no expiry until the connection goes; never rotated. */

@@ -18,7 +18,8 @@
 // - short events (span <= SHORT_EVENT_MAX_MS, not recurring) bucketed by the UTC day of their
 //   start, long ones in one set per calendar (listEventsOverlapping);
 // - exceptions by recurringEventId, events by iCalUID;
-// - access and refresh tokens by connection.
+// - access and refresh tokens by connection, access tokens by expiry (the purge takes the
+//   soonest expired first).
 // Users, calendars, connections and channels are few, so their lists scan and sort.
 
 import type {
@@ -36,6 +37,7 @@ import type {
   Store,
   UserRecord,
 } from './store.ts';
+import { SortedList } from './sorted-list.ts';
 import { hasDefaultICalUID, idOfDefaultICalUID, isLongEvent, SHORT_EVENT_MAX_MS } from './sqlite.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -96,85 +98,7 @@ const byCreation = (a: { createdAt: number; id: string }, b: { createdAt: number
   a.createdAt - b.createdAt || compareStrings(a.id, b.id);
 const resourceKey = (r: ChannelResource): string => (r.kind === 'events' ? r.calendarId : r.userId);
 const compareBySeq = (a: EventRecord, b: EventRecord): number => a.seq - b.seq || compareStrings(a.id, b.id);
-
-/**
- * A sorted list kept in chunks of at most CHUNK items, so that an insert or delete moves at most
- * CHUNK items instead of half the list. Items are unique under `compare`.
- */
-export class SortedList<T> {
-  static readonly CHUNK = 512;
-  readonly #compare: (a: T, b: T) => number;
-  readonly #chunks: T[][] = [];
-
-  constructor(compare: (a: T, b: T) => number) {
-    this.#compare = compare;
-  }
-
-  /**
-   * Position of the first item for which `past` is true; `past` must be false then true along
-   * the list. Returns [chunks.length, 0] when there is none.
-   */
-  #locate(past: (item: T) => boolean): [number, number] {
-    const chunks = this.#chunks;
-    let lo = 0;
-    let hi = chunks.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      const chunk = chunks[mid] as T[];
-      if (past(chunk[chunk.length - 1] as T)) hi = mid;
-      else lo = mid + 1;
-    }
-    if (lo === chunks.length) return [lo, 0];
-    const chunk = chunks[lo] as T[];
-    let l = 0;
-    let h = chunk.length - 1;
-    while (l < h) {
-      const mid = (l + h) >>> 1;
-      if (past(chunk[mid] as T)) h = mid;
-      else l = mid + 1;
-    }
-    return [lo, l];
-  }
-
-  insert(item: T): void {
-    const chunks = this.#chunks;
-    const last = chunks[chunks.length - 1];
-    // Fast path: appending (ids from a counter, seqs from nextSeq).
-    if (last === undefined || this.#compare(last[last.length - 1] as T, item) < 0) {
-      if (last === undefined || last.length >= SortedList.CHUNK) chunks.push([item]);
-      else last.push(item);
-      return;
-    }
-    const [ci, i] = this.#locate((x) => this.#compare(x, item) > 0);
-    const chunk = chunks[ci] as T[];
-    chunk.splice(i, 0, item);
-    if (chunk.length > SortedList.CHUNK) chunks.splice(ci + 1, 0, chunk.splice(chunk.length >>> 1));
-  }
-
-  delete(item: T): boolean {
-    const [ci, i] = this.#locate((x) => this.#compare(x, item) >= 0);
-    const chunk = this.#chunks[ci];
-    if (chunk === undefined || this.#compare(chunk[i] as T, item) !== 0) return false;
-    chunk.splice(i, 1);
-    if (chunk.length === 0) this.#chunks.splice(ci, 1);
-    return true;
-  }
-
-  /** Up to `limit` items from the first one for which `past` is true, in order. */
-  takeFrom(past: (item: T) => boolean, limit: number): T[] {
-    const out: T[] = [];
-    if (limit <= 0) return out;
-    let [ci, i] = this.#locate(past);
-    for (; ci < this.#chunks.length; ci++, i = 0) {
-      const chunk = this.#chunks[ci] as T[];
-      for (; i < chunk.length; i++) {
-        out.push(chunk[i] as T);
-        if (out.length >= limit) return out;
-      }
-    }
-    return out;
-  }
-}
+const compareByExpiry = (a: AccessTokenRecord, b: AccessTokenRecord): number => a.expiresAt - b.expiresAt || compareStrings(a.hash, b.hash);
 
 /** A multimap from string keys to items, storing a lone item without a Set around it. */
 class MultiIndex<T> {
@@ -268,6 +192,7 @@ class Workspace {
   readonly connections = new Map<string, ConnectionRecord>();
   readonly accessTokens = new Map<string, AccessTokenRecord>();
   readonly accessByConnection = new MultiIndex<string>();
+  readonly accessByExpiry = new SortedList<AccessTokenRecord>(compareByExpiry);
   readonly refreshTokens = new Map<string, RefreshTokenRecord>();
   readonly refreshByConnection = new MultiIndex<string>();
   readonly channels = new Map<string, ChannelRecord>();
@@ -310,6 +235,11 @@ export class MemoryStore implements Store {
 
   close(): void {
     // Nothing to release; the data goes with the object.
+  }
+
+  /** Nobody else writes to this store. */
+  othersCommitted(): number {
+    return 0;
   }
 
   #log(undo: () => void): void {
@@ -510,11 +440,14 @@ export class MemoryStore implements Store {
   putAccessToken(token: AccessTokenRecord): void {
     const ws = this.#ws;
     this.#deleteAccessToken(token.hash);
-    ws.accessTokens.set(token.hash, copyAccessToken(token));
-    ws.accessByConnection.add(token.connectionId, token.hash);
+    const stored = copyAccessToken(token);
+    ws.accessTokens.set(stored.hash, stored);
+    ws.accessByConnection.add(stored.connectionId, stored.hash);
+    ws.accessByExpiry.insert(stored);
     this.#log(() => {
-      ws.accessTokens.delete(token.hash);
-      ws.accessByConnection.delete(token.connectionId, token.hash);
+      ws.accessTokens.delete(stored.hash);
+      ws.accessByConnection.delete(stored.connectionId, stored.hash);
+      ws.accessByExpiry.delete(stored);
     });
   }
   #deleteAccessToken(hash: string): void {
@@ -523,10 +456,21 @@ export class MemoryStore implements Store {
     if (prev === undefined) return;
     ws.accessTokens.delete(hash);
     ws.accessByConnection.delete(prev.connectionId, hash);
+    ws.accessByExpiry.delete(prev);
     this.#log(() => {
       ws.accessTokens.set(hash, prev);
       ws.accessByConnection.add(prev.connectionId, hash);
+      ws.accessByExpiry.insert(prev);
     });
+  }
+  deleteAccessTokensExpiringBefore(before: number, limit: number): number {
+    const byExpiry = this.#ws.accessByExpiry;
+    let deleted = 0;
+    for (let first = byExpiry.first(); first !== undefined && first.expiresAt < before && deleted < limit; first = byExpiry.first()) {
+      this.#deleteAccessToken(first.hash);
+      deleted++;
+    }
+    return deleted;
   }
   getAccessToken(hash: string, expiresAt?: number): AccessTokenRecord | undefined {
     const t = this.#ws.accessTokens.get(hash);

@@ -15,6 +15,10 @@
 // - Every write is atomic: a single statement is (SQLite rolls back a failed statement alone),
 //   and multi-statement writes (cascades, clearWorkspace) run inside transaction(), a SAVEPOINT
 //   in the open group, rolled back to on failure without touching the rest of the group.
+// - Other processes may open the same file. Every read through SQL sees their commits at once;
+//   what this store keeps in memory (the read cache, the sequence reservation) is checked
+//   against PRAGMA data_version before it is used, at most once per turn of the event loop, and
+//   so are the caches kept above the store, through othersCommitted().
 // - The node:sqlite module is passed in (see open.ts) so that this file can be loaded, and
 //   type-checked, on a runtime that lacks it.
 //
@@ -266,6 +270,16 @@ export const EVENT_QUERIES = {
   count: 'SELECT count(*) AS n FROM events WHERE calendar_id = ?',
 } as const;
 
+/**
+ * (before, limit): Store.deleteAccessTokensExpiringBefore. The soonest expiring tokens are the
+ * first entries of the primary key (expires_at, hash), so this reads a range at the start of the
+ * B-tree, whatever the table's size. (DELETE ... LIMIT needs a build option that node:sqlite's
+ * SQLite may lack, hence the subquery.) Exported so a test can check its plan.
+ */
+export const ACCESS_TOKEN_PURGE =
+  'DELETE FROM access_tokens WHERE (expires_at, hash) IN ' +
+  '(SELECT expires_at, hash FROM access_tokens WHERE expires_at < ? ORDER BY expires_at, hash LIMIT ?)';
+
 interface EventRow {
   calendar_id: string;
   id: string;
@@ -508,6 +522,8 @@ export class SqliteStore implements Store {
   /** The committed meta `seq`: nextSeq may hand out up to this without writing. */
   #reserved = 0;
   #dataVersionSeen = 0;
+  /** How many times another connection's commit has been noticed (othersCommitted). */
+  #othersCommitted = 0;
   /** Point lookups (read-cache.ts); emptied by cascades, rollbacks and other connections' commits. */
   readonly #cache = new ReadCache();
   /** Whether this turn of the event loop has already looked for other connections' commits. */
@@ -552,6 +568,7 @@ export class SqliteStore implements Store {
   readonly #putAccessToken: StatementSync;
   readonly #getAccessToken: StatementSync;
   readonly #findAccessToken: StatementSync;
+  readonly #deleteAccessTokensExpiringBefore: StatementSync;
   readonly #putRefreshToken: StatementSync;
   readonly #getRefreshToken: StatementSync;
 
@@ -680,6 +697,7 @@ export class SqliteStore implements Store {
     // A token whose text gives no expiry (issued before they did) is searched for: rare, and
     // such tokens are at most an hour old.
     this.#findAccessToken = p('SELECT * FROM access_tokens WHERE hash = ?');
+    this.#deleteAccessTokensExpiringBefore = p(ACCESS_TOKEN_PURGE);
     this.#putRefreshToken = p(
       'INSERT INTO refresh_tokens (hash, connection_id) VALUES (?, ?) ' +
         'ON CONFLICT (hash) DO UPDATE SET connection_id = excluded.connection_id',
@@ -737,7 +755,9 @@ export class SqliteStore implements Store {
 
   /** Another connection committed since we last looked: reload what it may have changed. */
   #catchUpWithOthers(): void {
-    if (this.#dataVersion.get()?.['data_version'] !== this.#dataVersionSeen) this.#reloadSeq();
+    if (this.#dataVersion.get()?.['data_version'] === this.#dataVersionSeen) return;
+    this.#othersCommitted++;
+    this.#reloadSeq();
   }
 
   /** A point lookup through the read cache: `statement` with `args` finds the row. */
@@ -806,6 +826,11 @@ export class SqliteStore implements Store {
 
   durable(): Promise<void> | undefined {
     return this.#group?.done;
+  }
+
+  othersCommitted(): number {
+    this.#noticeOtherConnections();
+    return this.#othersCommitted;
   }
 
   transaction<T>(fn: () => T): T {
@@ -1025,6 +1050,10 @@ export class SqliteStore implements Store {
   getAccessToken(hash: string, expiresAt?: number): AccessTokenRecord | undefined {
     const r = rowAs<AccessTokenRow>(expiresAt === undefined ? this.#findAccessToken.get(hash) : this.#getAccessToken.get(expiresAt, hash));
     return r && toAccessToken(r);
+  }
+  deleteAccessTokensExpiringBefore(before: number, limit: number): number {
+    this.#joinGroup();
+    return Number(this.#deleteAccessTokensExpiringBefore.run(before, limit).changes);
   }
   putRefreshToken(t: RefreshTokenRecord): void {
     this.#write(this.#putRefreshToken, t.hash, t.connectionId);

@@ -137,6 +137,15 @@ export interface Store {
   durable(): Promise<void> | undefined;
   /** Commits what is waiting, then closes. */
   close(): void;
+  /**
+   * A count of the commits by others to the same database that this store has noticed: it moves
+   * when another connection (another process on the same SQLite file) has committed, and never
+   * with this store's own writes. Caches kept above the store (oauth/bearer.ts) compare it to
+   * learn that something they hold may have changed underneath. The SQLite store asks
+   * `PRAGMA data_version` at most once per turn of the event loop, so a commit by another process
+   * is noticed from the next turn on; the memory store has no other writers and answers 0.
+   */
+  othersCommitted(): number;
 
   getMeta(key: string): string | undefined;
   setMeta(key: string, value: string): void;
@@ -202,6 +211,11 @@ export interface Store {
    * token put with another expiry is not this one.
    */
   getAccessToken(hash: string, expiresAt?: number): AccessTokenRecord | undefined;
+  /**
+   * Deletes at most `limit` access tokens whose expiry is before `before`, those expiring first,
+   * and returns how many it deleted. A token expiring at `before` or later is never touched.
+   */
+  deleteAccessTokensExpiringBefore(before: number, limit: number): number;
   putRefreshToken(token: RefreshTokenRecord): void;
   getRefreshToken(hash: string): RefreshTokenRecord | undefined;
 

@@ -566,6 +566,62 @@ export function storeContract(name: string, open: () => Promise<Store> | Store, 
           s.deleteConnection('missing');
           assert.equal(s.listConnections().length, 1);
         }));
+
+      // The purge of expired access tokens (oauth/tokens.ts): by each token's own expiry, soonest
+      // first, in bounded steps; what it keeps is found, and cascades, exactly as before.
+      it('deletes access tokens expiring before a time, soonest first, at most `limit` at a time', () =>
+        withStore((s) => {
+          // Put out of expiry order, as after the service clock moved back; two share an expiry.
+          s.putAccessToken(accessToken('later', 'k1', T0 + 1000));
+          s.putAccessToken(accessToken('second-to-last', 'k1', T0 - 1000));
+          s.putAccessToken(accessToken('at-before', 'k1', T0));
+          s.putAccessToken(accessToken('first', 'k1', T0 - 3000));
+          s.putAccessToken(accessToken('tied-b', 'k2', T0 - 2000));
+          s.putAccessToken(accessToken('tied-a', 'k1', T0 - 2000));
+          assert.equal(s.deleteAccessTokensExpiringBefore(T0, 0), 0);
+          assert.equal(s.deleteAccessTokensExpiringBefore(T0, 2), 2);
+          assert.equal(s.getAccessToken('first'), undefined);
+          assert.equal(s.getAccessToken('tied-a'), undefined);
+          assert.deepEqual(s.getAccessToken('tied-b', T0 - 2000), accessToken('tied-b', 'k2', T0 - 2000));
+          assert.equal(s.deleteAccessTokensExpiringBefore(T0, 10), 2);
+          assert.equal(s.getAccessToken('tied-b'), undefined);
+          assert.equal(s.getAccessToken('second-to-last'), undefined);
+          assert.equal(s.deleteAccessTokensExpiringBefore(T0, 10), 0);
+          // A token expiring at `before` or later is never touched.
+          assert.deepEqual(s.getAccessToken('at-before'), accessToken('at-before', 'k1', T0));
+          assert.deepEqual(s.getAccessToken('later'), accessToken('later', 'k1', T0 + 1000));
+          // What a purge leaves stays consistent: later purges and cascades find it as ever.
+          assert.equal(s.deleteAccessTokensExpiringBefore(T0 + 1, 10), 1);
+          s.putAccessToken(accessToken('older', 'k2', T0 - 5000));
+          s.deleteConnection('k1');
+          assert.equal(s.getAccessToken('later'), undefined);
+          assert.deepEqual(s.getAccessToken('older'), accessToken('older', 'k2', T0 - 5000));
+          assert.equal(s.deleteAccessTokensExpiringBefore(T0 + 10_000, 10), 1);
+        }));
+
+      it('a purge inside a transaction that throws is undone', () =>
+        withStore((s) => {
+          s.putAccessToken(accessToken('old', 'k1', T0 - 1));
+          assert.throws(() =>
+            s.transaction(() => {
+              assert.equal(s.deleteAccessTokensExpiringBefore(T0, 10), 1);
+              throw new Error('refused');
+            }),
+          );
+          assert.deepEqual(s.getAccessToken('old'), accessToken('old', 'k1', T0 - 1));
+          assert.equal(s.deleteAccessTokensExpiringBefore(T0, 10), 1);
+        }));
+
+      it("othersCommitted does not move with this store's own writes", () =>
+        withStore((s) => {
+          const before = s.othersCommitted();
+          s.putUser(user('u1'));
+          s.putConnection(connection('k1', 'u1'));
+          s.putAccessToken(accessToken('h1', 'k1'));
+          s.transaction(() => s.deleteUser('u1'));
+          assert.equal(s.getUser('u1'), undefined);
+          assert.equal(s.othersCommitted(), before);
+        }));
     });
 
     describe('cascades and clearing', () => {

@@ -11,7 +11,7 @@ import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { MemoryStore } from '../../src/store/memory.ts';
 import { openStore, sqliteAvailable, StoreUnavailableError } from '../../src/store/open.ts';
-import { EVENT_QUERIES, openSqliteStore, SCHEMA_VERSION, SchemaVersionError } from '../../src/store/sqlite.ts';
+import { ACCESS_TOKEN_PURGE, EVENT_QUERIES, openSqliteStore, SCHEMA_VERSION, SchemaVersionError } from '../../src/store/sqlite.ts';
 import type { EventRecord, Store } from '../../src/store/store.ts';
 import { accessToken, entry, event, storeContract, T0 } from './store.contract.ts';
 
@@ -37,6 +37,23 @@ async function withSqlite(use: (s: Store) => void): Promise<void> {
     s.close();
   }
 }
+
+/** Runs `use` on two connections to one fresh SQLite file, as two processes on it would have. */
+async function withTwoConnections(use: (s: Store, other: Store) => Promise<void>): Promise<void> {
+  const path = tempDb();
+  const s = openSqlite(path);
+  const other = openSqlite(path);
+  try {
+    await use(s, other);
+  } finally {
+    // Whichever holds the write lock commits first: the other's close waits for it otherwise.
+    await Promise.allSettled([s.durable(), other.durable()]);
+    other.close();
+    s.close();
+  }
+}
+
+const nextTurn = (): Promise<unknown> => new Promise((resolve) => setImmediate(resolve));
 
 storeContract('memory', () => new MemoryStore());
 
@@ -409,24 +426,34 @@ describe('sqlite store', sqliteSkip, () => {
         assert.equal(s.getConnection('k'), undefined);
       }));
 
-    it("sees another connection's commit from the next turn of the event loop", async () => {
-      const path = tempDb();
-      const s = openSqlite(path);
-      const other = openSqlite(path);
-      try {
+    it("sees another connection's commit from the next turn of the event loop", () =>
+      withTwoConnections(async (s, other) => {
         s.putEvent(event('r', 'e', { seq: s.nextSeq(), data: { summary: 'ours' } }));
         await s.durable();
         assert.equal(s.getEvent('r', 'e')?.data.summary, 'ours');
         other.putEvent(event('r', 'e', { seq: other.nextSeq(), data: { summary: 'theirs' } }));
         await other.durable();
-        await new Promise((resolve) => setImmediate(resolve));
+        await nextTurn();
         assert.equal(s.getEvent('r', 'e')?.data.summary, 'theirs');
         assert.equal(s.listEventsOverlapping('r', 0, Number.MAX_SAFE_INTEGER)[0]?.data.summary, 'theirs');
-      } finally {
-        other.close();
-        s.close();
-      }
-    });
+      }));
+
+    it("counts another connection's commits in othersCommitted, from the next turn of the event loop", () =>
+      withTwoConnections(async (s, other) => {
+        const before = s.othersCommitted();
+        s.putUser({ id: 'ours', name: 'U', email: 'u@example.test', timeZone: 'UTC', position: 0 });
+        await s.durable();
+        await nextTurn();
+        assert.equal(s.othersCommitted(), before, 'its own commit is not counted');
+        other.deleteUser('ours');
+        await other.durable();
+        await nextTurn();
+        const after = s.othersCommitted();
+        assert.ok(after > before);
+        assert.equal(s.getUser('ours'), undefined);
+        await nextTurn();
+        assert.equal(s.othersCommitted(), after, 'counted once');
+      }));
   });
 
   describe('the change sequence', () => {
@@ -477,22 +504,15 @@ describe('sqlite store', sqliteSkip, () => {
       }
     });
 
-    it('stays increasing in commit order with two connections on one file', async () => {
-      const path = tempDb();
-      const a = openSqlite(path);
-      const b = openSqlite(path);
-      try {
+    it('stays increasing in commit order with two connections on one file', () =>
+      withTwoConnections(async (a, b) => {
         const a1 = a.nextSeq();
         await a.durable();
         const b1 = b.nextSeq();
         await b.durable();
         assert.ok(b1 > a1);
         assert.ok(a.nextSeq() > b1);
-      } finally {
-        a.close();
-        b.close();
-      }
-    });
+      }));
 
     it('continues without a gap after a clean close', () => {
       const path = tempDb();
@@ -580,6 +600,19 @@ describe('sqlite store', sqliteSkip, () => {
       uses('byICalUID', 'events_ical_uid');
       uses('byICalUID', 'sqlite_autoindex_events_1');
       assert.match((plans['count'] ?? []).join(' | '), /^SEARCH events USING COVERING INDEX /);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('purges expired access tokens from the start of the primary key, not by a scan', () => {
+    const path = tempDb();
+    openSqlite(path).close();
+    const db = new sqlite!.DatabaseSync(path);
+    try {
+      const plan = db.prepare(`EXPLAIN QUERY PLAN ${ACCESS_TOKEN_PURGE}`).all(0, 1).map((r) => String(r['detail']));
+      assert.ok(plan.includes('SEARCH access_tokens USING PRIMARY KEY (expires_at<?)'), plan.join(' | '));
+      assert.ok(!plan.some((d) => /^SCAN access_tokens/.test(d)), plan.join(' | '));
     } finally {
       db.close();
     }
