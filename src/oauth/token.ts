@@ -34,7 +34,8 @@ function authorizationCodeGrant(ctx: OAuthContext, client: ClientRecord, form: U
   const redirectUri = required(form, 'redirect_uri');
   const verifier = single(form, 'code_verifier');
   const { app, codes } = ctx;
-  const found = codes.lookup(code, app.clock.now());
+  const now = app.clock.now();
+  const found = codes.lookup(code, now);
   if (found.kind === 'spent') {
     // RFC 6749 §4.1.2: a code used twice is likely stolen; revoke what it issued.
     app.revokeConnection(found.connectionId);
@@ -51,7 +52,7 @@ function authorizationCodeGrant(ctx: OAuthContext, client: ClientRecord, form: U
   } else if (verifier === undefined || !verifierMatches(verifier, codeChallenge)) {
     throw invalidGrant('code_verifier does not match the code_challenge.');
   }
-  codes.consume(code, connection.id);
+  codes.consume(code, connection.id, now);
   // Both tokens in one commit: never an access token stored without its refresh token.
   const body = app.store.transaction((): TokenResponse => {
     const issued: TokenResponse = tokenResponse(issueAccessToken(app, connection.id), connection.scopes);
