@@ -20,8 +20,12 @@ export interface BearerAuth {
 // Authenticated tokens, per App, by digest (raw tokens are never kept): a read then costs one
 // hash instead of three store lookups. Connections and users never change in place (a
 // connection is created whole at consent, users only by a fixture), and every way a token dies
-// early goes through App.revokeConnection, App.deleteUser or a workspace load, whose hooks drop
-// the entries here; expiry is checked against the service clock on every use.
+// early in this process goes through App.revokeConnection, App.deleteUser or a workspace load,
+// whose hooks drop the entries here. Another process on the same database file kills tokens
+// without those hooks: the cache then starts over when the store reports a commit by others
+// (Store.othersCommitted), which it notices from the next turn of the event loop, for one
+// PRAGMA that turn's first cached store read would ask anyway. Expiry is checked against the
+// service clock on every use.
 const CACHE_LIMIT = 10_000;
 
 interface CachedAuth {
@@ -29,26 +33,43 @@ interface CachedAuth {
   readonly auth: BearerAuth;
 }
 
-const caches = new WeakMap<App, Map<string, CachedAuth>>();
+interface BearerCache {
+  readonly entries: Map<string, CachedAuth>;
+  /** Store.othersCommitted() when the entries were last known true. */
+  othersCommitted: number;
+}
 
-function cacheOf(app: App): Map<string, CachedAuth> {
+const caches = new WeakMap<App, BearerCache>();
+
+function cacheOf(app: App): BearerCache {
   let cache = caches.get(app);
   if (cache === undefined) {
-    const created = new Map<string, CachedAuth>();
-    app.onWorkspaceReplaced(() => created.clear());
+    const entries = new Map<string, CachedAuth>();
+    app.onWorkspaceReplaced(() => entries.clear());
     app.onConnectionRevoked((connectionId) => {
-      for (const [hash, entry] of created) if (entry.auth.connection.id === connectionId) created.delete(hash);
+      for (const [hash, entry] of entries) if (entry.auth.connection.id === connectionId) entries.delete(hash);
     });
-    caches.set(app, created);
-    cache = created;
+    cache = { entries, othersCommitted: app.store.othersCommitted() };
+    caches.set(app, cache);
   }
   return cache;
+}
+
+/** The App's cached authentications, emptied first if another process has committed since. */
+function currentEntries(app: App): Map<string, CachedAuth> {
+  const cache = cacheOf(app);
+  const othersCommitted = app.store.othersCommitted();
+  if (othersCommitted !== cache.othersCommitted) {
+    cache.entries.clear();
+    cache.othersCommitted = othersCommitted;
+  }
+  return cache.entries;
 }
 
 export function authenticate(app: App, req: ApiRequest): BearerAuth {
   const presented = bearerToken(req);
   if (presented === undefined) throw googleErrors.authError();
-  const cache = cacheOf(app);
+  const cache = currentEntries(app);
   const hash = sha256(presented);
   const cached = cache.get(hash);
   if (cached !== undefined) {

@@ -52,6 +52,10 @@ function authorizationCodeGrant(ctx: OAuthContext, client: ClientRecord, form: U
   } else if (verifier === undefined || !verifierMatches(verifier, codeChallenge)) {
     throw invalidGrant('code_verifier does not match the code_challenge.');
   }
+  // The connection may be gone although its code is not: revoked, or its user deleted or the
+  // workspace reset, by another process on the same database file, whose hooks cannot reach
+  // the codes this process keeps in memory.
+  if (!app.store.getConnection(connection.id)) throw invalidGrant('The authorization code was revoked.');
   codes.consume(code, connection.id, now);
   // Both tokens in one commit: never an access token stored without its refresh token.
   const body = app.store.transaction((): TokenResponse => {
