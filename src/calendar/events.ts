@@ -23,7 +23,7 @@ import { parseDate, parseRfc3339, DateTimeError } from '../domain/time/datetime.
 import { dateKey } from '../domain/recurrence/expand.ts';
 import type { CalendarRecord, EventRecord, Json, JsonObject } from '../store/store.ts';
 import type { CalendarCall, CalendarHandler } from './context.ts';
-import { resolveOwnedCalendar, calendarText } from './calendars.ts';
+import { resolveOwnedCalendar } from './calendars.ts';
 import { checkIfMatch, etagFor } from './etag.ts';
 import { EventInputError, deleteEvent, eventInputToGoogle, findTarget, insertEventRecord, writeEvent } from './event-write.ts';
 import { conferenceDataVersionParam } from './conference.ts';
@@ -47,6 +47,8 @@ import { makePageToken, makeSyncToken, readPageToken, readSyncState } from './pa
 import { expansionHorizon } from './horizon.ts';
 import type { SeriesWindow } from './horizon.ts';
 import { instanceChanges } from './instance-sync.ts';
+import { expandWindowCached } from './window-cache.ts';
+import { respondEnvelope } from './events-envelope.ts';
 import { booleanParam, enumParam, integerParam, pageSizeParam, repeatedParam, stringParam, timeZoneParam, timestampParam } from './params.ts';
 import { noContent, respond, respondText } from './respond.ts';
 import { sha256 } from '../oauth/hash.ts';
@@ -210,14 +212,23 @@ function mapOf(data: JsonObject, kind: 'private' | 'shared'): JsonObject {
   return typeof map === 'object' && map !== null && !Array.isArray(map) ? map : {};
 }
 
-/** The content filters of events.list, as one predicate over stored records. */
+/** The filter of a listing without content filters. */
+const ACCEPT_ALL = (): boolean => true;
+
+const FILTER_PARAMS = ['q', 'iCalUID', 'privateExtendedProperty', 'sharedExtendedProperty', 'eventTypes', 'updatedMin'];
+
+/** The content filters of events.list, as one predicate over stored records (ACCEPT_ALL when none). */
 function recordFilter(query: URLSearchParams): (record: EventRecord) => boolean {
+  // Most listings have no filter: one pass over the names sent rather than a lookup per filter.
+  if (![...query.keys()].some((name) => FILTER_PARAMS.includes(name))) return ACCEPT_ALL;
   const terms = (stringParam(query, 'q') ?? '').toLowerCase().split(/\s+/).filter((t) => t !== '');
   const iCalUID = stringParam(query, 'iCalUID');
   const privateProps = propertyFilters(query, 'privateExtendedProperty');
   const sharedProps = propertyFilters(query, 'sharedExtendedProperty');
   const eventTypes = repeatedParam(query, 'eventTypes');
   const updatedMin = timestampParam(query, 'updatedMin');
+  const filters = [terms, privateProps, sharedProps, eventTypes].some((list) => list.length > 0) || iCalUID !== undefined || updatedMin !== undefined;
+  if (!filters) return ACCEPT_ALL;
   return (record) => {
     if (iCalUID !== undefined && record.iCalUID !== iCalUID) return false;
     if (updatedMin !== undefined && record.updatedMs < updatedMin) return false;
@@ -245,44 +256,6 @@ function queryFingerprint(call: CalendarCall, calendar: CalendarRecord): string 
   return sha256(`${call.req.path.split('?')[0] ?? ''}|${calendar.id}|${parts.join('&')}`).slice(0, 22);
 }
 
-function defaultReminders(call: CalendarCall, calendar: CalendarRecord): Json {
-  const entry = call.app.store.getCalendarListEntry(call.auth.user.id, calendar.id);
-  const reminders = entry?.data.defaultReminders;
-  return Array.isArray(reminders) ? reminders : [];
-}
-
-const CLOSE = Buffer.from(']}');
-
-/** The Events envelope (METHODS.md §3.7, BEHAVIOUR.md §2.4) around items already serialised. */
-function respondEnvelope(
-  call: CalendarCall,
-  calendar: CalendarRecord,
-  page: { items: Buffer[]; watermark: number; updatedMs: number; next: { pageToken: string } | { syncToken: string } | undefined },
-): Result {
-  const etag = etagFor(Math.max(page.watermark, calendar.seq));
-  const out: JsonObject = { kind: 'calendar#events', etag };
-  const summary = calendarText(calendar, 'summary');
-  if (summary !== undefined) out.summary = summary;
-  const description = calendarText(calendar, 'description');
-  if (description !== undefined) out.description = description;
-  out.updated = new Date(page.updatedMs).toISOString();
-  out.timeZone = calendar.timeZone;
-  out.accessRole = 'owner';
-  out.defaultReminders = defaultReminders(call, calendar);
-  if (page.next !== undefined) {
-    if ('pageToken' in page.next) out.nextPageToken = page.next.pageToken;
-    else out.nextSyncToken = page.next.syncToken;
-  }
-  // `items` last, spliced in as bytes: the envelope object is never empty, so it ends in `}`.
-  const head = JSON.stringify(out);
-  // Items are list items (event-resource.ts), each ending in a comma; the last one's is dropped.
-  const parts: Buffer[] = [Buffer.from(`${head.slice(0, -1)},"items":[`, 'utf8'), ...page.items];
-  const last = parts.length - 1;
-  if (last > 0) parts[last] = itemJson(parts[last] as Buffer);
-  parts.push(CLOSE);
-  return respondText(call, etag, parts);
-}
-
 function cursorNumber(cursor: JsonObject | undefined, key: string): number | undefined {
   const value = cursor?.[key];
   return typeof value === 'number' ? value : undefined;
@@ -307,7 +280,6 @@ interface ListState {
   size: number;
   showDeleted: boolean;
   accept: (record: EventRecord) => boolean;
-  fingerprint: string;
   cursor: JsonObject | undefined;
 }
 
@@ -337,18 +309,17 @@ const list: CalendarHandler = (call) => {
   const collection = `events:${calendar.id}`;
   let sync: ReturnType<typeof readSyncState> | undefined;
   if (syncTokenText !== undefined) {
-    for (const name of NOT_WITH_SYNC_TOKEN) {
-      if (query.has(name)) throw googleErrors.invalid(`syncToken cannot be combined with ${name}`, name);
+    for (const name of query.keys()) {
+      if (NOT_WITH_SYNC_TOKEN.includes(name)) throw googleErrors.invalid(`syncToken cannot be combined with ${name}`, name);
     }
     // Deletions are always part of an incremental result (METHODS.md §2.9).
     if (showDeletedParam === false) throw googleErrors.invalid('syncToken cannot be combined with showDeleted=false', 'showDeleted');
     sync = readSyncState(call.app, collection, syncTokenText);
   }
   const sinceSeq = sync?.seq;
-  const fingerprint = queryFingerprint(call, calendar);
   const pageTokenText = stringParam(query, 'pageToken');
-  const cursor = pageTokenText === undefined ? undefined : readPageToken(call.app, fingerprint, pageTokenText);
-  const state: ListState = { call, calendar, ctx, text: textContext(call.app, ctx), size, showDeleted: showDeletedParam ?? false, accept, fingerprint, cursor };
+  const cursor = pageTokenText === undefined ? undefined : readPageToken(call.app, queryFingerprint(call, calendar), pageTokenText);
+  const state: ListState = { call, calendar, ctx, text: textContext(call.app, ctx), size, showDeleted: showDeletedParam ?? false, accept, cursor };
   // updatedMin, like a sync token, always brings deletions (METHODS.md §4.2).
   const incremental = sinceSeq !== undefined || query.has('updatedMin');
 
@@ -357,8 +328,7 @@ const list: CalendarHandler = (call) => {
   // fixed by the first page and carried by every later page token and the sync token.
   let seriesWindow: SeriesWindow | undefined;
   if (singleEvents) {
-    const to = cursorNumber(cursor, 'h') ?? (query.has('timeMax') ? window.to : expansionHorizon(call.app.clock.now()));
-    seriesWindow = sync?.window ?? { from: window.from, to };
+    seriesWindow = sync?.window ?? { from: window.from, to: cursorNumber(cursor, 'h') ?? (query.has('timeMax') ? window.to : expansionHorizon(call.app.clock.now())) };
     if (sync !== undefined) {
       const { store, clock } = call.app;
       page = instanceChanges({ ...state, store, sinceSeq: sync.seq, window: seriesWindow, now: clock.now() });
@@ -373,7 +343,7 @@ const list: CalendarHandler = (call) => {
   }
   const next =
     page.nextCursor !== undefined
-      ? { pageToken: makePageToken(call.app, fingerprint, page.nextCursor) }
+      ? { pageToken: makePageToken(call.app, queryFingerprint(call, calendar), page.nextCursor) }
       : { syncToken: makeSyncToken(call.app, collection, page.watermark, seriesWindow) };
   return respondEnvelope(call, calendar, { ...page, next });
 };
@@ -465,13 +435,16 @@ function occurrenceAccepted(state: ListState, o: Occurrence, incremental: boolea
 function singleEventsPage(state: ListState, window: Window, seriesTo: number, incremental: boolean): Page {
   const start = cursorNumber(state.cursor, 't');
   const id = cursorString(state.cursor, 'i');
-  const expanded = expandWindow(state.call.app.store, state.calendar, window.from, window.to, {
+  const options = {
     seriesTo,
     showDeleted: state.showDeleted || incremental,
     after: start !== undefined && id !== undefined ? { start, id } : undefined,
     limit: state.size + 1,
-    accept: state.accept,
-  });
+  };
+  const expanded =
+    state.accept === ACCEPT_ALL
+      ? expandWindowCached(state.call.app, state.calendar, window.from, window.to, options)
+      : expandWindow(state.call.app.store, state.calendar, window.from, window.to, { ...options, accept: state.accept });
   const watermark = cursorNumber(state.cursor, 'w') ?? expanded.watermark;
   const page = expanded.occurrences.slice(0, state.size);
   const items = page.map((o) => occurrenceAccepted(state, o, incremental)).filter((item): item is Buffer => item !== undefined);

@@ -22,15 +22,45 @@ function encode(app: App, kind: string, state: JsonObject): string {
   return Buffer.from(JSON.stringify({ k: kind, g: workspaceGeneration(app), ...state }), 'utf8').toString('base64url');
 }
 
-function decode(app: App, kind: string, token: string): JsonObject | undefined {
-  try {
-    const value = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as Json;
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-    if (value.k !== kind || value.g !== workspaceGeneration(app)) return undefined;
-    return value;
-  } catch {
-    return undefined;
+// Every list call reads and makes a token, and a client polling for changes sends the same one
+// again and again: the text alone decides what a token decodes to (the kind and generation are
+// checked on every use), so decoded tokens are kept, frozen, by their text; sync tokens are kept
+// by what they say. Both maps start over when full.
+const TOKEN_CACHE_LIMIT = 1024;
+const decoded = new Map<string, JsonObject | null>();
+const syncTokens = new Map<string, string>();
+
+function remember<V>(cache: Map<string, V>, key: string, value: V): V {
+  if (cache.size >= TOKEN_CACHE_LIMIT) cache.clear();
+  cache.set(key, value);
+  return value;
+}
+
+function deepFreeze(value: Json): Json {
+  if (typeof value === 'object' && value !== null) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
   }
+  return value;
+}
+
+function parse(token: string): JsonObject | null {
+  const known = decoded.get(token);
+  if (known !== undefined) return known;
+  let value: Json;
+  try {
+    value = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as Json;
+  } catch {
+    value = null;
+  }
+  const object = typeof value === 'object' && value !== null && !Array.isArray(value) ? value : null;
+  return remember(decoded, token, object === null ? null : (deepFreeze(object) as JsonObject));
+}
+
+function decode(app: App, kind: string, token: string): JsonObject | undefined {
+  const value = parse(token);
+  if (value === null || value.k !== kind || value.g !== workspaceGeneration(app)) return undefined;
+  return value;
 }
 
 /**
@@ -38,7 +68,11 @@ function decode(app: App, kind: string, token: string): JsonObject | undefined {
  * expanded events listing also the window its series were expanded over (horizon.ts).
  */
 export function makeSyncToken(app: App, collection: string, seq: number, window?: SeriesWindow): string {
-  return encode(app, 'sync', window === undefined ? { c: collection, s: seq } : { c: collection, s: seq, f: window.from, t: window.to });
+  const key = `${workspaceGeneration(app)}\n${collection}\n${seq}\n${window?.from}\n${window?.to}`;
+  const known = syncTokens.get(key);
+  if (known !== undefined) return known;
+  const token = encode(app, 'sync', window === undefined ? { c: collection, s: seq } : { c: collection, s: seq, f: window.from, t: window.to });
+  return remember(syncTokens, key, token);
 }
 
 /** What a sync token holds; unknown, tampered or stale tokens are 410 fullSyncRequired. */

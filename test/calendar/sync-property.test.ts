@@ -9,32 +9,22 @@
 // A failure names the seed and the edits so far; SYNC_SEED=<n> runs that seed alone.
 
 import { describe, test } from 'node:test';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { CALENDAR_FIXTURE, tokenFor } from '../_helpers/calendar.ts';
 import { Rng } from '../_helpers/fuzz.ts';
-import { SQLITE_SKIP } from '../_helpers/node.ts';
-import { postJson } from '../_helpers/service.ts';
-import { startService } from '../_helpers/service.ts';
+import { BACKENDS, databaseFor, skipUnless } from '../_helpers/backends.ts';
+import { postJson, startService } from '../_helpers/service.ts';
 import { Editor, SyncClient } from './sync-client.ts';
 
 const SEEDS = process.env.SYNC_SEED === undefined ? [11, 22, 33] : [Number(process.env.SYNC_SEED)];
 const STEPS = 40;
 const NOW = '2030-03-06T12:00:00Z';
 
-for (const backend of ['memory', 'sqlite'] as const) {
-  describe(`incremental sync keeps a client in step (${backend} store)`, { skip: backend === 'sqlite' ? SQLITE_SKIP : false }, () => {
+for (const backend of BACKENDS) {
+  describe(`incremental sync keeps a client in step (${backend} store)`, { skip: skipUnless(backend) }, () => {
     for (const singleEvents of [true, false]) {
       for (const seed of SEEDS) {
         test(`singleEvents=${singleEvents}, seed ${seed}`, async (t) => {
-          let db = ':memory:';
-          if (backend === 'sqlite') {
-            const dir = mkdtempSync(join(tmpdir(), 'sync-property-'));
-            t.after(() => rmSync(dir, { recursive: true, force: true }));
-            db = join(dir, 'calendar.db');
-          }
-          const url = await startService(t, { fixture: CALENDAR_FIXTURE, db });
+          const url = await startService(t, { fixture: CALENDAR_FIXTURE, db: databaseFor(t, backend) });
           await postJson(`${url}/__svc/clock`, { now: NOW });
           const client = new SyncClient(url, await tokenFor(url, 'calendar'), 'primary', singleEvents);
           const rng = new Rng(seed);

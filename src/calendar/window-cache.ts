@@ -1,0 +1,102 @@
+// Expanded windows (occurrences.ts expandWindow), kept while nothing they show has changed. A
+// calendar app asks for the same week again and again (a view drawn anew, a test suite polling),
+// and expanding every series over it is most of such a request.
+//
+// An entry holds an expansion and the change sequence up to which the calendar's events are
+// known not to affect it. Before it is used, the events changed since then are looked at
+// (Store.listEventsChangedSince, in change order): one whose span overlaps the window, or that
+// the expansion shows (by id, or as the series of an instance), may change it, and the window is
+// expanded anew; any other change (an event elsewhere in the calendar) cannot, and the entry
+// moves past it. An expansion reads only events overlapping its window and the series and
+// exceptions those name, all with sequences up to its watermark, so an entry starts there.
+// At most WALK_LIMIT changes are looked at per request: an entry left behind by more changes
+// than that catches up over the next requests, answering from a new expansion meanwhile.
+// Expansions with a content filter (q, extended properties, eventTypes, updatedMin) are not
+// kept: a filter is a predicate, with no key.
+
+import type { App } from '../app.ts';
+import type { CalendarRecord, EventRecord } from '../store/store.ts';
+import { expandWindow } from './occurrences.ts';
+import type { Occurrence, WindowOptions } from './occurrences.ts';
+
+type Expansion = ReturnType<typeof expandWindow>;
+
+interface Entry {
+  readonly expansion: Expansion;
+  /** Ids of the occurrences shown and of the series they belong to. */
+  readonly shown: ReadonlySet<string>;
+  /** Changes up to this sequence are known not to affect the expansion. */
+  checkedTo: number;
+}
+
+const ENTRY_LIMIT = 256;
+const WALK_LIMIT = 1024;
+
+const caches = new WeakMap<App, Map<string, Entry>>();
+
+function cacheOf(app: App): Map<string, Entry> {
+  let cache = caches.get(app);
+  if (cache === undefined) {
+    const created = new Map<string, Entry>();
+    app.onWorkspaceReplaced(() => created.clear());
+    caches.set(app, created);
+    cache = created;
+  }
+  return cache;
+}
+
+function shownIds(occurrences: readonly Occurrence[]): Set<string> {
+  const ids = new Set<string>();
+  for (const o of occurrences) ids.add(o.kind === 'single' ? o.record.id : o.id).add(o.kind === 'single' ? o.record.id : o.master.id);
+  return ids;
+}
+
+/** Whether a changed event may change an expansion of [from, to) that showed `shown`. */
+function mayAffect(record: EventRecord, from: number, to: number, shown: ReadonlySet<string>): boolean {
+  return (record.startMs < to && record.endMs > from) || shown.has(record.id);
+}
+
+/**
+ * Moves the entry past the changes that cannot affect it; false when one may (or when more than
+ * WALK_LIMIT remain to be looked at).
+ */
+function stillGood(app: App, calendar: CalendarRecord, entry: Entry, from: number, to: number): boolean {
+  const batch = app.store.listEventsChangedSince(calendar.id, entry.checkedTo, WALK_LIMIT + 1);
+  for (const record of batch.slice(0, WALK_LIMIT)) {
+    if (mayAffect(record, from, to, entry.shown)) return false;
+    entry.checkedTo = record.seq;
+  }
+  return batch.length <= WALK_LIMIT;
+}
+
+/** expandWindow over the calendar, from the cache when nothing it shows has changed. */
+export function expandWindowCached(
+  app: App,
+  calendar: CalendarRecord,
+  from: number,
+  to: number,
+  options: Omit<WindowOptions, 'accept' | 'budget'>,
+): Expansion {
+  const key = JSON.stringify([
+    calendar.id,
+    calendar.timeZone,
+    from,
+    to,
+    options.seriesTo ?? null,
+    options.seriesId ?? null,
+    options.showDeleted,
+    options.after ?? null,
+    options.limit,
+    options.strict === true,
+    options.inclusiveStart === true,
+  ]);
+  const cache = cacheOf(app);
+  const found = cache.get(key);
+  if (found !== undefined && stillGood(app, calendar, found, from, to)) return found.expansion;
+  const expansion = expandWindow(app.store, calendar, from, to, options);
+  if (cache.size >= ENTRY_LIMIT) cache.clear();
+  // Whatever changed after the watermark the expansion did not read, and it shows nothing read
+  // later; past changes already looked at are behind it too.
+  cache.set(key, { expansion, shown: shownIds(expansion.occurrences), checkedTo: Math.max(expansion.watermark, found?.checkedTo ?? 0) });
+  return expansion;
+}
