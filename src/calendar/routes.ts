@@ -19,6 +19,7 @@ import { Router } from '../http/router.ts';
 import type { Params } from '../http/router.ts';
 import type { Handler, Surface } from '../http/surface.ts';
 import { ExpansionBudgetError } from '../domain/recurrence/expand.ts';
+import { RecurrenceError } from '../domain/recurrence/rrule.ts';
 import { authenticate } from '../oauth/bearer.ts';
 import { calendarListWatch, channelsStop, eventsWatch } from '../push/handlers.ts';
 import { calendarListHandlers } from './calendar-list.ts';
@@ -86,8 +87,12 @@ export function createCalendarSurface(app: App): Surface {
     owns: (path) => path === '/calendar/v3' || path.startsWith(CALENDAR_PREFIX),
     routes,
     // A recurrence too costly to expand (issue 8: a cap on the work one request can cause) is the
-    // caller's 400, wherever in the request it was met.
+    // caller's 400, wherever in the request it was met; so is a stored rule that a newer limit
+    // refuses when it is compiled (a database written before the per-period cap of issue 15).
     renderError: (error) =>
-      renderGoogleError(error instanceof ExpansionBudgetError ? googleErrors.invalid(error.message) : error, app.log),
+      renderGoogleError(
+        error instanceof ExpansionBudgetError || error instanceof RecurrenceError ? googleErrors.invalid(error.message) : error,
+        app.log,
+      ),
   };
 }
