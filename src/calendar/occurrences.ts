@@ -91,6 +91,9 @@ export function recurrenceLines(data: JsonObject): string[] {
 // are fully determined by the key (and never mutated); the map is bounded by starting over when full.
 const SERIES_CACHE_LIMIT = 4096;
 const seriesCache = new Map<string, Series>();
+// Records a store hands out are frozen and shared (Store), so a frozen data object also finds
+// its series by identity, without building the key (an expansion asks for every series it reads).
+const seriesByData = new WeakMap<JsonObject, { readonly zone: string; readonly series: Series | undefined }>();
 
 function seriesKey(data: JsonObject, lines: readonly string[], calendarZone: string): string {
   return JSON.stringify([calendarZone, data.start ?? null, data.end ?? null, lines]);
@@ -101,6 +104,14 @@ function seriesKey(data: JsonObject, lines: readonly string[], calendarZone: str
  * expand in `start.timeZone` (required for recurring events, enforced on write).
  */
 export function seriesOf(data: JsonObject, calendarZone: string): Series | undefined {
+  const known = seriesByData.get(data);
+  if (known !== undefined && known.zone === calendarZone) return known.series;
+  const series = seriesOfData(data, calendarZone);
+  if (Object.isFrozen(data)) seriesByData.set(data, { zone: calendarZone, series });
+  return series;
+}
+
+function seriesOfData(data: JsonObject, calendarZone: string): Series | undefined {
   const lines = recurrenceLines(data);
   if (lines.length === 0) return undefined;
   const key = seriesKey(data, lines, calendarZone);
