@@ -55,6 +55,15 @@ function remindersPart(call: CalendarCall, calendar: CalendarRecord): string {
   return part;
 }
 
+// Answers in the same millisecond carry the same `updated` (an empty page is stamped now), and
+// formatting an instant is a good part of building an envelope: the last one is kept.
+let lastStamp = { ms: Number.NaN, text: '' };
+
+function stamp(ms: number): string {
+  if (ms !== lastStamp.ms) lastStamp = { ms, text: new Date(ms).toISOString() };
+  return lastStamp.text;
+}
+
 export function respondEnvelope(call: CalendarCall, calendar: CalendarRecord, page: EnvelopePage): Result {
   const etag = etagFor(Math.max(page.watermark, calendar.seq));
   let next = '';
@@ -63,7 +72,7 @@ export function respondEnvelope(call: CalendarCall, calendar: CalendarRecord, pa
   }
   const head =
     `{"kind":"calendar#events","etag":${JSON.stringify(etag)}${calendarPart(calendar)}` +
-    `,"updated":"${new Date(page.updatedMs).toISOString()}","timeZone":${JSON.stringify(calendar.timeZone)}` +
+    `,"updated":"${stamp(page.updatedMs)}","timeZone":${JSON.stringify(calendar.timeZone)}` +
     `,"accessRole":"owner","defaultReminders":${remindersPart(call, calendar)}${next},"items":[`;
   // An empty page is one small buffer: one write, not three.
   if (page.items.length === 0) return respondText(call, etag, Buffer.from(`${head}]}`, 'utf8'));
