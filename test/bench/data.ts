@@ -25,6 +25,9 @@ export const YEAR_END = Date.UTC(2027, 0, 1);
 export const BENCH_USER = { id: 'user-bench', email: 'bench@example.com' };
 export const GET_EVENT_ID = 'benchget0001';
 export const SERIES_CALENDAR = 'series@bench.example.com';
+/** The calendar of the week-view and sync rows: 200 series and 2,000 single events. */
+export const WEEK_CALENDAR = 'week@bench.example.com';
+export const WEEK_SINGLES = 2_000;
 export const loadCalendar = (k: number): string => `load-${k}@bench.example.com`;
 
 export function rfc3339(ms: number): string {
@@ -90,14 +93,16 @@ function fixture(calendars: CalendarSpec[]): JsonObject {
 
 /**
  * The main workspace: a primary calendar with one event (events.get, events.insert), a calendar
- * of 200 series, and `calendars` calendars of `perCalendar` single events (events.list pages,
- * freeBusy). With `empty`, the same calendars without events (the memory row's baseline).
+ * of 200 series, one of 200 series and 2,000 single events (the week view and the sync), and
+ * `calendars` calendars of `perCalendar` single events (events.list pages, freeBusy). With
+ * `empty`, the same calendars without events (the memory row's baseline).
  */
 export function mainWorkspace(calendars: number, perCalendar: number, empty = false): JsonObject {
   const getEvent = { id: GET_EVENT_ID, summary: 'Design review', location: 'Room 1', start: { dateTime: '2026-10-19T10:00:00+09:00' }, end: { dateTime: '2026-10-19T11:00:00+09:00' } };
   return fixture([
     { events: empty ? [] : [getEvent] },
     { id: SERIES_CALENDAR, events: empty ? [] : recurringSeries() },
+    { id: WEEK_CALENDAR, events: empty ? [] : [...recurringSeries(), ...singleEvents(WEEK_SINGLES)] },
     ...Array.from({ length: calendars }, (_, k) => ({ id: loadCalendar(k), events: empty ? [] : singleEvents(perCalendar) })),
   ]);
 }

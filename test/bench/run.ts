@@ -20,6 +20,8 @@ import {
   BENCH_USER,
   GET_EVENT_ID,
   SERIES_CALENDAR,
+  WEEK_CALENDAR,
+  WEEK_SINGLES,
   WINDOW_END,
   WINDOW_START,
   YEAR_END,
@@ -147,6 +149,16 @@ async function pageRequests(service: Running, path: string, token: string): Prom
   return specs;
 }
 
+/** The nextSyncToken at the end of a full listing. */
+async function fullSyncToken(service: Running, path: string, token: string): Promise<string> {
+  let pageToken: string | undefined;
+  for (;;) {
+    const page = await getJson(service.url + (pageToken === undefined ? path : `${path}&pageToken=${encodeURIComponent(pageToken)}`), token);
+    if (typeof page.nextSyncToken === 'string') return page.nextSyncToken;
+    pageToken = String(page.nextPageToken);
+  }
+}
+
 async function tokensFor(service: Running): Promise<{ access: string; refresh: string }> {
   const answer = await requestToken({ baseUrl: service.url, user: BENCH_USER.id, scopes: expandScopes('calendar'), offline: true });
   if (answer.refresh_token === undefined) throw new Error('the offline grant returned no refresh token');
@@ -256,7 +268,9 @@ async function mainRows(bare: Running, backend: 'memory' | 'sqlite', fixtures: {
   await empty.stop();
 
   const service = await startService({ db: dbFor(backend), fixture: fixtures.full });
-  notes.push(`${backend}: starting with ${fmt(events + 201)} events in the fixture took ${fmt(service.startMs / 1000, 1)} s`);
+  // Besides the load calendars: the events.get event, and the series and week calendars.
+  const others = 1 + 200 + 200 + WEEK_SINGLES;
+  notes.push(`${backend}: starting with ${fmt(events + others)} events in the fixture took ${fmt(service.startMs / 1000, 1)} s`);
   await new Promise((r) => setTimeout(r, 500));
   const loadedRss = residentBytes(service.child.pid);
   if (emptyRss !== undefined && loadedRss !== undefined) {
@@ -287,6 +301,16 @@ async function mainRows(bare: Running, backend: 'memory' | 'sqlite', fixtures: {
     const year = `timeMin=${rfc3339(YEAR_START)}&timeMax=${rfc3339(YEAR_END)}`;
     const seriesPages = await pageRequests(service, `${calendarPath(SERIES_CALENDAR)}?singleEvents=true&orderBy=startTime&${year}&maxResults=250`, access);
     addLoadRow(`events.list singleEvents, 1 year of 200 series, ${seriesPages.length} pages`, backend, await compare(service, bare, seriesPages));
+
+    // The call most calendar apps make (issue 14): a week view, and a sync that finds nothing.
+    const weekOf = `200 series + ${fmt(WEEK_SINGLES)} events`;
+    const week = `${calendarPath(WEEK_CALENDAR)}?singleEvents=true&orderBy=startTime&timeMin=${rfc3339(WINDOW_START)}&timeMax=${rfc3339(WINDOW_END)}&maxResults=250`;
+    const weekView = await compare(service, bare, [{ method: 'GET', path: week, headers: bearer(access) }]);
+    addLoadRow(`events.list week view (singleEvents, orderBy=startTime, 250 max), ${weekOf}`, backend, weekView, atLeast(weekView.ratio, 0.2));
+    const syncToken = await fullSyncToken(service, `${calendarPath(WEEK_CALENDAR)}?singleEvents=true&maxResults=2500`, access);
+    const unchanged: RequestSpec = { method: 'GET', path: `${calendarPath(WEEK_CALENDAR)}?singleEvents=true&syncToken=${encodeURIComponent(syncToken)}`, headers: bearer(access) };
+    const sync = await compare(service, bare, [unchanged]);
+    addLoadRow(`events.list incremental sync, nothing changed (singleEvents), ${weekOf}`, backend, sync, atLeast(sync.ratio, 0.5));
 
     const items = Array.from({ length: config.calendars }, (_, k) => ({ id: loadCalendar(k) }));
     const freeBusy = jsonPost('/calendar/v3/freeBusy', access, { timeMin: rfc3339(WINDOW_START), timeMax: rfc3339(WINDOW_END), items });
