@@ -29,20 +29,31 @@ interface Entry {
   checkedTo: number;
 }
 
-const ENTRY_LIMIT = 256;
+/** Occurrences kept per App: the cache starts over when a new entry would pass this. */
+const OCCURRENCE_LIMIT = 50_000;
 const WALK_LIMIT = 1024;
 
-const caches = new WeakMap<App, Map<string, Entry>>();
+interface Cache {
+  readonly entries: Map<string, Entry>;
+  occurrences: number;
+}
 
-function cacheOf(app: App): Map<string, Entry> {
+const caches = new WeakMap<App, Cache>();
+
+function cacheOf(app: App): Cache {
   let cache = caches.get(app);
   if (cache === undefined) {
-    const created = new Map<string, Entry>();
-    app.onWorkspaceReplaced(() => created.clear());
+    const created: Cache = { entries: new Map(), occurrences: 0 };
+    app.onWorkspaceReplaced(() => clear(created));
     caches.set(app, created);
     cache = created;
   }
   return cache;
+}
+
+function clear(cache: Cache): void {
+  cache.entries.clear();
+  cache.occurrences = 0;
 }
 
 function shownIds(occurrences: readonly Occurrence[]): Set<string> {
@@ -91,12 +102,16 @@ export function expandWindowCached(
     options.inclusiveStart === true,
   ]);
   const cache = cacheOf(app);
-  const found = cache.get(key);
+  const found = cache.entries.get(key);
   if (found !== undefined && stillGood(app, calendar, found, from, to)) return found.expansion;
   const expansion = expandWindow(app.store, calendar, from, to, options);
-  if (cache.size >= ENTRY_LIMIT) cache.clear();
+  cache.occurrences += expansion.occurrences.length - (found?.expansion.occurrences.length ?? 0);
+  if (cache.occurrences > OCCURRENCE_LIMIT) {
+    clear(cache);
+    cache.occurrences = expansion.occurrences.length;
+  }
   // Whatever changed after the watermark the expansion did not read, and it shows nothing read
   // later; past changes already looked at are behind it too.
-  cache.set(key, { expansion, shown: shownIds(expansion.occurrences), checkedTo: Math.max(expansion.watermark, found?.checkedTo ?? 0) });
+  cache.entries.set(key, { expansion, shown: shownIds(expansion.occurrences), checkedTo: Math.max(expansion.watermark, found?.checkedTo ?? 0) });
   return expansion;
 }
