@@ -12,7 +12,8 @@
 import { readFileSync } from 'node:fs';
 import { ExpansionBudgetError } from './domain/recurrence/expand.ts';
 import { isValidTimeZone } from './domain/time/zones.ts';
-import { createEventRecord, EventInputError } from './calendar/event-write.ts';
+import { createEventRecord } from './events/event-insert.ts';
+import { EventInputError } from './events/input-error.ts';
 import { schemaMembers } from './calendar/schema-fields.ts';
 import type { MemberShape, ScalarType, SchemaName } from './calendar/schema-fields.ts';
 import { jsonErrorPosition } from './json-error-position.ts';

@@ -13,7 +13,8 @@
 
 import { googleErrors } from '../api/google-error.ts';
 import type { CalendarListEntryRecord, CalendarRecord, Json, JsonObject, UserRecord } from '../store/store.ts';
-import { calendarText, conferencePropertiesOf, dataOwnerOf } from './calendars.ts';
+import { conferencePropertiesOf } from '../events/conference.ts';
+import { calendarText, dataOwnerOf } from './calendars.ts';
 import { CALENDAR_PALETTE, DEFAULT_FOREGROUND, RGB_COLOUR, defaultColorId, nearestColorId } from './colors.ts';
 import { etagFor } from './etag.ts';
 

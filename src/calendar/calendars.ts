@@ -8,6 +8,7 @@
 import { googleErrors } from '../api/google-error.ts';
 import type { CalendarRecord, Json, UserRecord } from '../store/store.ts';
 import type { CalendarCall, CalendarHandler } from './context.ts';
+import { conferencePropertiesOf } from '../events/conference.ts';
 import { etagFor } from './etag.ts';
 import { respond } from './respond.ts';
 
@@ -36,13 +37,6 @@ function primaryOf(call: CalendarCall): CalendarRecord | undefined {
 export function calendarText(calendar: CalendarRecord, key: 'summary' | 'description' | 'location'): string | undefined {
   const value = calendar.data[key];
   return typeof value === 'string' ? value : undefined;
-}
-
-// What live calendars carry (BEHAVIOUR.md §4.2); the fixture format has no field for it.
-const DEFAULT_CONFERENCE_PROPERTIES = { allowedConferenceSolutionTypes: ['hangoutsMeet'] };
-
-export function conferencePropertiesOf(calendar: CalendarRecord): Json {
-  return calendar.data.conferenceProperties ?? DEFAULT_CONFERENCE_PROPERTIES;
 }
 
 /** `dataOwner`: the owner's e-mail, present on secondary calendars only (METHODS.md §3.6). */

@@ -10,7 +10,7 @@ import type { OccurrenceKey, Series } from '../domain/recurrence/expand.ts';
 import { keyToDate } from '../domain/recurrence/expand.ts';
 import { formatDate } from '../domain/time/datetime.ts';
 import { formatRfc3339InZone, MS_PER_DAY } from '../domain/time/zones.ts';
-import { hangoutLinkOf } from './conference.ts';
+import { hangoutLinkOf } from '../events/conference.ts';
 import { etagFor } from './etag.ts';
 import { eventTimes, occurrenceCancelled } from './occurrences.ts';
 import type { Occurrence } from './occurrences.ts';

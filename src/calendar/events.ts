@@ -25,9 +25,12 @@ import type { CalendarRecord, EventRecord, Json, JsonObject } from '../store/sto
 import type { CalendarCall, CalendarHandler } from './context.ts';
 import { resolveOwnedCalendar } from './calendars.ts';
 import { checkIfMatch, etagFor } from './etag.ts';
-import { EventInputError, deleteEvent, eventInputToGoogle, findTarget, insertEventRecord, writeEvent } from './event-write.ts';
+import { deleteEvent, eventInputToGoogle, findTarget, writeEvent } from './event-write.ts';
+import { insertEventRecord } from '../events/event-insert.ts';
+import type { WriteContext } from '../events/event-record.ts';
+import { EventInputError } from '../events/input-error.ts';
 import { conferenceDataVersionParam } from './conference.ts';
-import type { EventTarget, WriteContext, WriteMode } from './event-write.ts';
+import type { EventTarget, WriteMode } from './event-write.ts';
 import { eventText, instanceText, itemJson, listItem, occurrenceText, renderEvent, renderTombstone, textContext } from './event-resource.ts';
 import type { RenderContext, TextContext } from './event-resource.ts';
 import {

@@ -12,7 +12,7 @@
 import type { EventRecord, JsonObject } from '../store/store.ts';
 import { isOccurrence } from '../domain/recurrence/expand.ts';
 import type { Series } from '../domain/recurrence/expand.ts';
-import type { WriteContext } from './event-write.ts';
+import type { WriteContext } from '../events/event-record.ts';
 import { exceptionKey, seriesOf } from './occurrences.ts';
 import { timingChanged, withHistory } from './series-history.ts';
 

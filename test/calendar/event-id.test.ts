@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { generateEventId } from '../../src/calendar/event-write.ts';
+import { generateEventId } from '../../src/events/event-insert.ts';
 import { timePrefix, TIME_PREFIX_LENGTH } from '../../src/domain/time-ordered.ts';
 
 const NOW = Date.UTC(2026, 10, 23, 12, 0);

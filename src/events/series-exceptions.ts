@@ -1,0 +1,79 @@
+// Exceptions of a series (BEHAVIOUR.md §2.3): the record of one instance that was changed or
+// cancelled. An instance inherits the series' fields at its occurrence's times and has no
+// recurrence of its own; the body of the write overrides those fields. Used by the calendar
+// API's writes of an instance (src/calendar/event-write.ts) and by fixtures that describe
+// exceptions (event-insert.ts).
+
+import { formatDate } from '../domain/time/datetime.ts';
+import { formatRfc3339InZone } from '../domain/time/zones.ts';
+import { keyToDate } from '../domain/recurrence/expand.ts';
+import type { OccurrenceKey, Series } from '../domain/recurrence/expand.ts';
+import type { EventRecord, Json, JsonObject } from '../store/store.ts';
+import type { JsonRecord } from '../validation.ts';
+import { occurrenceTimes } from '../calendar/occurrences.ts';
+import { clientFields, validateFields } from './event-input.ts';
+import { buildRecord, creatorOf, organizerOf, withConference } from './event-record.ts';
+import type { WriteContext } from './event-record.ts';
+
+/** The fields of an untouched instance: the series' fields at the occurrence's times, no recurrence. */
+export function instanceBase(master: EventRecord, series: Series, key: OccurrenceKey, calendarZone: string): JsonRecord {
+  const base = clientFields(master.data);
+  delete base.recurrence;
+  const times = occurrenceTimes(series, key, calendarZone);
+  if (series.kind === 'date') {
+    base.start = { date: formatDate(keyToDate(key)) };
+    base.end = { date: formatDate(keyToDate(key + series.durationDays * 86_400_000)) };
+  } else {
+    const endZone = (master.data.end as JsonObject).timeZone;
+    base.start = { dateTime: formatRfc3339InZone(times.start, series.timeZone), timeZone: series.timeZone };
+    base.end = typeof endZone === 'string'
+      ? { dateTime: formatRfc3339InZone(times.end, endZone), timeZone: endZone }
+      : { dateTime: formatRfc3339InZone(times.end, series.timeZone) };
+  }
+  return base;
+}
+
+function originalStartTimeOf(series: Series, key: OccurrenceKey): JsonObject {
+  if (series.kind === 'date') return { date: formatDate(keyToDate(key)) };
+  return { dateTime: formatRfc3339InZone(key, series.timeZone), timeZone: series.timeZone };
+}
+
+/** The server fields an exception takes from the write that makes it. */
+export interface ExceptionServerFields {
+  created: string;
+  sequence: number;
+  conferenceData: Json | undefined;
+}
+
+/** The record of the exception `id` for occurrence `key` of `master`, holding `body`. */
+export function writeException(
+  ctx: WriteContext,
+  master: EventRecord,
+  series: Series,
+  key: OccurrenceKey,
+  id: string,
+  body: JsonRecord,
+  server: ExceptionServerFields,
+): EventRecord {
+  const times = occurrenceTimes(series, key, ctx.calendar.timeZone);
+  const validated = validateFields(body, ctx.calendar.timeZone, true);
+  const data: JsonObject = {
+    ...validated.fields,
+    eventType: typeof master.data.eventType === 'string' ? master.data.eventType : 'default',
+    created: server.created,
+    sequence: server.sequence,
+    creator: master.data.creator ?? creatorOf(ctx),
+    organizer: master.data.organizer ?? organizerOf(ctx),
+    recurringEventId: master.id,
+    originalStartTime: originalStartTimeOf(series, key),
+    originalStartKey: key,
+  };
+  withConference(data, server.conferenceData);
+  const record = buildRecord(ctx, id, master.iCalUID, data, { recurringEventId: master.id, originalStartMs: times.start });
+  if (record.status === 'cancelled') {
+    // A cancelled instance occupies its original slot (it is what it removes).
+    record.startMs = times.start;
+    record.endMs = times.end;
+  }
+  return record;
+}
