@@ -32,8 +32,12 @@ import { timingAt } from './series-history.ts';
 const BATCH = 256;
 /** Changed records one request may look at (pages may be short, as Google's may). */
 const EXAMINE_LIMIT = 5000;
-/** Instances of one series expanded at a time. */
-const CHUNK = 256;
+/**
+ * Former instances looked at between pauses, and pauses one request may take: a series of
+ * millions of instances that all still exist is checked over several requests.
+ */
+const KEYS_PER_PAUSE = 500;
+const PAUSE_LIMIT = 10;
 
 export interface InstanceSyncRequest {
   readonly store: Store;
@@ -57,9 +61,12 @@ export interface InstanceSyncPage {
   nextCursor: JsonObject | undefined;
 }
 
-/** One item of the answer and where it stands within the change it reports. */
+/**
+ * One item of the answer and where it stands within the change it reports; without an item, a
+ * pause in a long stretch of work that found nothing to report, where a page may end.
+ */
 interface Emitted {
-  readonly item: Buffer;
+  readonly item: Buffer | undefined;
   readonly updatedMs: number;
   readonly position: JsonObject;
 }
@@ -71,17 +78,21 @@ export function instanceChanges(req: InstanceSyncRequest): InstanceSyncPage {
   const items: Buffer[] = [];
   let updatedMs = 0;
   let examined = 0;
+  let pauses = 0;
   for (;;) {
     const batch = req.store.listEventsChangedSince(req.calendar.id, after, BATCH);
     for (const record of batch) {
       let position = resume !== undefined && record.seq === resume.seq ? resume.position : undefined;
       resume = undefined;
+      // The next page starts within this record, after `position`.
+      const within = (): InstanceSyncPage => ({ items, watermark: after, updatedMs, nextCursor: { a: after, q: record.seq, ...(position && { r: position }) } });
       for (const emitted of changesOf(req, record, position)) {
-        if (items.length === req.size) {
-          const next: JsonObject = { a: after, q: record.seq };
-          if (position !== undefined) next.r = position;
-          return { items, watermark: after, updatedMs, nextCursor: next };
+        if (emitted.item === undefined) {
+          position = emitted.position;
+          if (++pauses > PAUSE_LIMIT) return within();
+          continue;
         }
+        if (items.length === req.size) return within();
         items.push(emitted.item);
         updatedMs = Math.max(updatedMs, emitted.updatedMs);
         position = emitted.position;
@@ -172,13 +183,29 @@ function exceptionListed(req: InstanceSyncRequest, now: SeriesNow, exception: Ev
   return isOccurrence(series, exceptionKey(exception)) && inWindow(req, exception.startMs, exception.endMs) && req.accept(exception);
 }
 
-/** Whether a full listing now shows an instance with this id and original start. */
-function instanceListed(req: InstanceSyncRequest, now: SeriesNow, kind: Series['kind'], key: OccurrenceKey, id: string): boolean {
-  const series = now.series;
-  if (series === undefined || series.kind !== kind) return false;
+/**
+ * Whether a full listing now shows an instance with this id and original start. `slotted` tells
+ * whether the key is an occurrence of the current series with its slot in the window.
+ */
+function instanceListed(req: InstanceSyncRequest, now: SeriesNow, kind: Series['kind'], key: OccurrenceKey, id: string, slotted: (key: OccurrenceKey) => boolean): boolean {
+  if (now.series === undefined || now.series.kind !== kind) return false;
   const exception = now.byKey.get(key);
   if (exception !== undefined) return exception.record.id === id && exceptionListed(req, now, exception.record);
-  return req.accept(now.master) && occurrenceInWindow(req, series, key);
+  return req.accept(now.master) && slotted(key);
+}
+
+/**
+ * occurrenceInWindow for keys asked in ascending order, walking the series' keys alongside
+ * rather than searching for each (a search starts a day early: sub-daily rules pay for it).
+ */
+function ascendingSlots(req: InstanceSyncRequest, series: Series | undefined, afterKey: OccurrenceKey | undefined): (key: OccurrenceKey) => boolean {
+  if (series === undefined) return () => false;
+  const keys = keysInWindow(req, series, afterKey);
+  let head = keys.next();
+  return (key) => {
+    while (head.done !== true && head.value < key) head = keys.next();
+    return head.done !== true && head.value === key;
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -217,14 +244,15 @@ function* listedNow(req: InstanceSyncRequest, record: EventRecord, from: JsonObj
       seriesId: record.id,
       showDeleted: false,
       after,
-      limit: CHUNK,
+      // A page's worth at a time: each expansion starts its rule over.
+      limit: req.size + 1,
       accept: req.accept,
     });
     for (const o of page) {
       after = { start: o.start, id: occurrenceId(o) };
       yield { item: occurrenceText(o, req.text), updatedMs: occurrenceRecord(o).updatedMs, position: { p: 'a', t: after.start, i: after.id } };
     }
-    if (page.length < CHUNK) return;
+    if (page.length <= req.size) return;
   }
 }
 
@@ -236,10 +264,16 @@ function* formerInstancesGone(req: InstanceSyncRequest, now: SeriesNow, old: Ser
     if (from === undefined && record.recurring) yield* emit(listItem(renderTombstone(record, req.text.ctx)), record.updatedMs, { p: 'b', k: 0 });
     return;
   }
-  for (const key of keysInWindow(req, old, typeof from?.k === 'number' ? from.k : undefined)) {
+  const afterKey = typeof from?.k === 'number' ? from.k : undefined;
+  const slotted = ascendingSlots(req, now.series, afterKey);
+  let looked = 0;
+  for (const key of keysInWindow(req, old, afterKey)) {
     const id = instanceId(record, old, key);
-    if (instanceListed(req, now, old.kind, key, id)) continue;
-    yield { item: vanishedInstance(req, record, old, key, id), updatedMs: record.updatedMs, position: { p: 'b', k: key } };
+    if (!instanceListed(req, now, old.kind, key, id, slotted)) {
+      yield { item: vanishedInstance(req, record, old, key, id), updatedMs: record.updatedMs, position: { p: 'b', k: key } };
+    } else if (++looked % KEYS_PER_PAUSE === 0) {
+      yield { item: undefined, updatedMs: record.updatedMs, position: { p: 'b', k: key } };
+    }
   }
 }
 

@@ -208,6 +208,25 @@ describe('singleEvents=true incremental sync reports exactly what changed', () =
     await client.assertInStep('after the series was cancelled');
   });
 
+  test('a series of thousands of instances comes in bounded pages, checked over several requests', async (t) => {
+    const { url, token, client } = await setUp(t);
+    await client.fullSync();
+    await write(url, token, 'POST', EVENTS, dailySeries({ recurrence: ['RRULE:FREQ=MINUTELY;COUNT=12000'] }));
+    const pages: Item[][] = [];
+    let pageToken: string | undefined;
+    do {
+      const answer = await api(url, token, `${EVENTS}?singleEvents=true&maxResults=2500&syncToken=${encodeURIComponent(client.syncToken)}${pageToken ? `&pageToken=${encodeURIComponent(pageToken)}` : ''}`);
+      assert.equal(answer.status, 200, answer.text);
+      pages.push(answer.json.items);
+      pageToken = answer.json.nextPageToken;
+    } while (pageToken !== undefined);
+    assert.equal(pages.flat().length, 12_000);
+    assert.ok(pages.every((page) => page.length <= 2500));
+    // After the instances, checking that none of the series' former ones is gone takes requests
+    // of their own, which report nothing.
+    assert.ok(pages.slice(0, -1).some((page) => page.length === 0));
+  });
+
   test('a token older than what a series remembers of its timing is 410 fullSyncRequired', async (t) => {
     const { url, token, client } = await setUp(t);
     const series = await write(url, token, 'POST', EVENTS, dailySeries({ recurrence: ['RRULE:FREQ=DAILY;COUNT=3'] }));
