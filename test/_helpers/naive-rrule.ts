@@ -1,9 +1,9 @@
 // A deliberately naive RRULE evaluator for property tests: it walks every day from the start,
 // decides each day's period and membership from first principles with Date arithmetic, and
-// shares no code with src/domain/recurrence/expand.ts. Handles DAILY..YEARLY only. Beside it, a
+// shares no code with src/domain/recurrence/. Handles DAILY..YEARLY only. Beside it, a
 // naive reading of wall times in a zone straight from Intl, sharing no code with zones.ts.
 
-import type { RRule } from '../../src/domain/recurrence/rrule.ts';
+import type { RRule } from '../../src/domain/recurrence/rule.ts';
 
 const DAY = 86_400_000;
 

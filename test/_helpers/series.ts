@@ -2,9 +2,20 @@
 // printed as local wall times so vectors read like RFC 5545's lists.
 
 import { parseRecurrence } from '../../src/domain/recurrence/rrule.ts';
-import { occurrences } from '../../src/domain/recurrence/expand.ts';
-import type { AllDaySeries, Series, TimedSeries } from '../../src/domain/recurrence/expand.ts';
-import { toWallTime, wallMsToInstant, wallToMs } from '../../src/domain/time/zones.ts';
+import type { RRule } from '../../src/domain/recurrence/rule.ts';
+import { occurrences } from '../../src/domain/recurrence/recurrence-set.ts';
+import type { Series } from '../../src/domain/recurrence/series.ts';
+import { instantToWallMs, msToWall, wallMsToInstant, wallToMs } from '../../src/domain/time/zones.ts';
+
+export type TimedSeries = Extract<Series, { readonly kind: 'dateTime' }>;
+export type AllDaySeries = Extract<Series, { readonly kind: 'date' }>;
+
+/** The one rule of an RRULE line's value (`FREQ=WEEKLY;BYDAY=MO`), parsed as an event's recurrence is. */
+export function parseRule(value: string, allDay = false): RRule {
+  const parsed = parseRecurrence([`RRULE:${value}`], { allDay }).rrules[0];
+  if (parsed === undefined) throw new Error(`no rule in ${value}`);
+  return parsed;
+}
 
 const BASIC_LOCAL = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})?$/;
 
@@ -34,7 +45,7 @@ const p2 = (n: number): string => String(n).padStart(2, '0');
 
 /** `YYYYMMDDThhmm` of an instant in `zone`. */
 export function localString(instant: number, zone: string): string {
-  const w = toWallTime(instant, zone);
+  const w = msToWall(instantToWallMs(instant, zone));
   return `${w.year}${p2(w.month)}${p2(w.day)}T${p2(w.hour)}${p2(w.minute)}${w.second === 0 ? '' : p2(w.second)}`;
 }
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { RecurrenceError, formatRRule, parseRRule, parseRecurrence } from '../../src/domain/recurrence/rrule.ts';
-import { days, firstN, range, timedSeries } from '../_helpers/series.ts';
+import { RecurrenceError, parseRecurrence } from '../../src/domain/recurrence/rrule.ts';
+import { days, firstN, parseRule, range, timedSeries } from '../_helpers/series.ts';
 
 const NY = 'America/New_York';
 const timed = { allDay: false };
@@ -18,7 +18,7 @@ function rejects(lines: string[], part: string, pattern: RegExp, options = timed
 }
 
 test('parses a rule with every part', () => {
-  const r = parseRRule('FREQ=YEARLY;INTERVAL=2;COUNT=3;BYSECOND=0;BYMINUTE=30;BYHOUR=9,8;BYDAY=2MO,-1FR,SU;BYMONTHDAY=-1,15;BYMONTH=6,1;BYSETPOS=1;WKST=SU', timed);
+  const r = parseRule('FREQ=YEARLY;INTERVAL=2;COUNT=3;BYSECOND=0;BYMINUTE=30;BYHOUR=9,8;BYDAY=2MO,-1FR,SU;BYMONTHDAY=-1,15;BYMONTH=6,1;BYSETPOS=1;WKST=SU');
   assert.equal(r.freq, 'YEARLY');
   assert.equal(r.interval, 2);
   assert.equal(r.count, 3);
@@ -27,9 +27,7 @@ test('parses a rule with every part', () => {
   assert.deepEqual(r.byMonthDay, [-1, 15]);
   assert.deepEqual(r.byMonth, [1, 6]);
   assert.equal(r.wkst, 6);
-  assert.equal(formatRRule(r), 'FREQ=YEARLY;COUNT=3;INTERVAL=2;BYSECOND=0;BYMINUTE=30;BYHOUR=8,9;BYDAY=2MO,-1FR,SU;BYMONTHDAY=-1,15;BYMONTH=1,6;BYSETPOS=1;WKST=SU');
-  assert.equal(parseRRule('freq=weekly;byday=mo', timed).freq, 'WEEKLY');
-  assert.equal(formatRRule(parseRRule('FREQ=DAILY;UNTIL=20150628;INTERVAL=3', timed)), 'FREQ=DAILY;UNTIL=20150628;INTERVAL=3');
+  assert.equal(parseRule('freq=weekly;byday=mo').freq, 'WEEKLY');
 });
 
 test('parses EXDATE and RDATE forms', () => {

@@ -1,16 +1,18 @@
-// The most candidates one period of a rule can build, and the cap on it (issue 15).
+// What expanding a rule may cost, and the two limits on it (issues 8 and 15).
 //
-// expand.ts evaluates a rule one period at a time (a year for YEARLY, a month for MONTHLY ...):
-// the period's days that pass the day-level BYxxx parts, times every BYHOUR x BYMINUTE x
-// BYSECOND combination, all built before BYSETPOS picks among them (RFC 5545 §3.3.10). The lists
-// multiply: FREQ=YEARLY;BYYEARDAY=1..366 with every hour, minute and second is 366 x 86,400 =
-// 31.6 million candidates in a single period, an allocation that stalls the service for seconds
-// and, repeated over a few rule lines, exhausts its memory. The step budget (expand.ts
-// MAX_EXPANSION_STEPS) bounds how many candidates one request builds in all; this cap bounds one
-// period, so a rule that could never be expanded within reason is refused when it is written
-// (rrule.ts parseRRule, as 400 invalid), not discovered on every later read.
+// Per period: the rule modules evaluate a rule one period at a time (a year for YEARLY, a month
+// for MONTHLY ...): the period's days that pass the day-level BYxxx parts, times every BYHOUR x
+// BYMINUTE x BYSECOND combination, all built before BYSETPOS picks among them (RFC 5545
+// §3.3.10). The lists multiply: FREQ=YEARLY;BYYEARDAY=1..366 with every hour, minute and second
+// is 366 x 86,400 = 31.6 million candidates in a single period, an allocation that stalls the
+// service for seconds and, repeated over a few rule lines, exhausts its memory. MAX_PERIOD_
+// CANDIDATES bounds one period, so a rule that could never be expanded within reason is refused
+// when it is written (rrule.ts parseRRule, as 400 invalid), not discovered on every later read.
+//
+// Per request: the step budget (MAX_EXPANSION_STEPS) bounds how many periods and candidates one
+// request's expansions build in all; rule-iterate.ts and rule-periods.ts charge it.
 
-import type { RRule } from './rrule.ts';
+import type { RRule } from './rule.ts';
 
 /**
  * Candidates one period of a rule may build, counted before BYSETPOS. Real calendar rules stay
@@ -80,7 +82,40 @@ function daysPerPeriod(r: RRule): number {
   }
 }
 
-/** The most candidates one period of `r` can build (expand.ts periodCandidates). */
+/** The most candidates one period of `r` can build (rule-periods.ts periodCandidates). */
 export function periodCandidateBound(r: RRule): number {
   return daysPerPeriod(r) * timesPerDay(r);
+}
+
+/**
+ * Steps one expansion may take before it gives up with ExpansionBudgetError, about half a second
+ * of work: one per rule period stepped through (including skipped days) and one per candidate a
+ * period builds, counted before the candidates are built. Without it a rule that is valid but
+ * never or rarely matches at a fine frequency (`FREQ=SECONDLY;BYSECOND=0;BYSETPOS=2;UNTIL=9999...`)
+ * walks billions of periods (issue 8), and a rule whose periods are large (at most
+ * MAX_PERIOD_CANDIDATES each) repeats them over a long window (issue 15); either would stall the
+ * single-threaded service.
+ */
+const MAX_EXPANSION_STEPS = 1_000_000;
+
+/** The steps left to one request's expansions; share one across calls to cap their total. */
+export interface ExpansionBudget {
+  remaining: number;
+}
+
+export function expansionBudget(steps = MAX_EXPANSION_STEPS): ExpansionBudget {
+  return { remaining: steps };
+}
+
+export class ExpansionBudgetError extends Error {
+  constructor() {
+    super(`The recurrence needs more than ${MAX_EXPANSION_STEPS} steps to expand; narrow the time range or simplify the rule.`);
+    this.name = 'ExpansionBudgetError';
+  }
+}
+
+/** Takes `steps` from the budget; throws once it is overdrawn. */
+export function charge(budget: ExpansionBudget, steps: number): void {
+  budget.remaining -= steps;
+  if (budget.remaining < 0) throw new ExpansionBudgetError();
 }

@@ -4,18 +4,20 @@
 //
 // Deliberate choices where RFC 5545 and Google leave room:
 // - SECONDLY, MINUTELY and HOURLY are accepted for timed series (expanded in wall-clock time;
-//   see expand.ts). Google's support for them is unconfirmed; they are refused for all-day
+//   see rule-iterate.ts). Google's support for them is unconfirmed; they are refused for all-day
 //   series, as are BYHOUR/BYMINUTE/BYSECOND, which a DATE start cannot carry.
 // - UNTIL is accepted in all three forms (DATE, floating DATE-TIME, UTC DATE-TIME) whatever the
-//   start, because Google's own examples pair a DATE UNTIL with timed series; expand.ts defines
-//   how each form bounds the series.
+//   start, because Google's own examples pair a DATE UNTIL with timed series; recurrence-set.ts
+//   says how each form bounds the series.
 // - The RFC's MUST NOTs on part combinations (§3.3.10) are enforced with a message naming them.
 // - A rule one period of which could build more than MAX_PERIOD_CANDIDATES candidates is
 //   refused (cost.ts): it could not be expanded without stalling the service.
 
 import type { BasicValue } from '../time/datetime.ts';
-import { DateTimeError, formatBasicDate, parseBasic } from '../time/datetime.ts';
+import { DateTimeError, parseBasic } from '../time/datetime.ts';
 import { isValidTimeZone } from '../time/zones.ts';
+import type { DateRef, Frequency, RRule, RecurrenceSet, WeekdayNum } from './rule.ts';
+import { FREQUENCIES, WEEKDAYS } from './rule.ts';
 import { MAX_PERIOD_CANDIDATES, periodCandidateBound } from './cost.ts';
 
 export class RecurrenceError extends Error {
@@ -28,49 +30,7 @@ export class RecurrenceError extends Error {
   }
 }
 
-export const FREQUENCIES = ['SECONDLY', 'MINUTELY', 'HOURLY', 'DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY'] as const;
-export type Frequency = (typeof FREQUENCIES)[number];
-
-/** RFC 5545 weekday codes; index 0 = Monday, matching zones.ts weekdayOfDays. */
-export const WEEKDAYS = ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'] as const;
-
-export interface WeekdayNum {
-  readonly weekday: number; // 0 = MO ... 6 = SU
-  /** nth occurrence within the month or year (negative: from the end); 0 = every one. */
-  readonly ordinal: number;
-}
-
-export interface RRule {
-  readonly freq: Frequency;
-  readonly interval: number;
-  readonly count: number | undefined;
-  readonly until: BasicValue | undefined;
-  readonly bySecond: readonly number[];
-  readonly byMinute: readonly number[];
-  readonly byHour: readonly number[];
-  readonly byDay: readonly WeekdayNum[];
-  readonly byMonthDay: readonly number[];
-  readonly byYearDay: readonly number[];
-  readonly byWeekNo: readonly number[];
-  readonly byMonth: readonly number[];
-  readonly bySetPos: readonly number[];
-  readonly wkst: number;
-}
-
-/** One RDATE/EXDATE value with the TZID that qualifies it (undefined: UTC, floating or DATE). */
-export interface DateRef {
-  readonly value: BasicValue;
-  readonly tzid: string | undefined;
-}
-
-export interface RecurrenceSet {
-  readonly rrules: readonly RRule[];
-  readonly exrules: readonly RRule[];
-  readonly rdates: readonly DateRef[];
-  readonly exdates: readonly DateRef[];
-}
-
-export interface ParseOptions {
+interface ParseOptions {
   /** The series starts on a DATE (all-day event). */
   readonly allDay: boolean;
 }
@@ -120,7 +80,7 @@ function parseByDay(raw: string): WeekdayNum[] {
 }
 
 /** Parses the value of an RRULE or EXRULE line (`FREQ=WEEKLY;BYDAY=MO`). */
-export function parseRRule(value: string, options: ParseOptions): RRule {
+function parseRRule(value: string, options: ParseOptions): RRule {
   if (value.length === 0) throw new RecurrenceError('RRULE', 'the rule is empty');
   const seen = new Set<string>();
   let freq: Frequency | undefined;
@@ -153,7 +113,8 @@ export function parseRRule(value: string, options: ParseOptions): RRule {
         if (!(FREQUENCIES as readonly string[]).includes(raw)) {
           throw new RecurrenceError('FREQ', `FREQ value "${raw}" is not one of ${FREQUENCIES.join(', ')}`);
         }
-        freq = raw as Frequency;
+        // The table's own string, so the rule modules' comparisons with literals stay cheap.
+        freq = FREQUENCIES.find((f) => f === raw);
         break;
       case 'INTERVAL': {
         const [n] = parseIntList('INTERVAL', raw, 1, 1_000_000, false);
@@ -369,41 +330,4 @@ export function parseRecurrence(lines: readonly string[], options: ParseOptions)
     }
   }
   return { rrules, exrules, rdates, exdates };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Formatting, for rewriting a rule (e.g. setting UNTIL when a series is split).
-
-function pad(n: number, w: number): string {
-  return String(n).padStart(w, '0');
-}
-
-export function formatBasicValue(v: BasicValue): string {
-  if (v.kind === 'date') return formatBasicDate(v.date);
-  const w = v.wall;
-  return `${formatBasicDate(w)}T${pad(w.hour, 2)}${pad(w.minute, 2)}${pad(w.second, 2)}${v.utc ? 'Z' : ''}`;
-}
-
-/** The value of an RRULE line, parts in the conventional order. */
-export function formatRRule(r: RRule): string {
-  const parts = [`FREQ=${r.freq}`];
-  if (r.until !== undefined) parts.push(`UNTIL=${formatBasicValue(r.until)}`);
-  if (r.count !== undefined) parts.push(`COUNT=${r.count}`);
-  if (r.interval !== 1) parts.push(`INTERVAL=${r.interval}`);
-  const list = (name: string, l: readonly number[]): void => {
-    if (l.length > 0) parts.push(`${name}=${l.join(',')}`);
-  };
-  list('BYSECOND', r.bySecond);
-  list('BYMINUTE', r.byMinute);
-  list('BYHOUR', r.byHour);
-  if (r.byDay.length > 0) {
-    parts.push(`BYDAY=${r.byDay.map((d) => `${d.ordinal === 0 ? '' : d.ordinal}${WEEKDAYS[d.weekday] ?? ''}`).join(',')}`);
-  }
-  list('BYMONTHDAY', r.byMonthDay);
-  list('BYYEARDAY', r.byYearDay);
-  list('BYWEEKNO', r.byWeekNo);
-  list('BYMONTH', r.byMonth);
-  list('BYSETPOS', r.bySetPos);
-  if (r.wkst !== 0) parts.push(`WKST=${WEEKDAYS[r.wkst] ?? 'MO'}`);
-  return parts.join(';');
 }
