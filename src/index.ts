@@ -12,6 +12,8 @@ import { createCalendarSurface } from './calendar/routes.ts';
 import { baseUrlFor, resolveOptions } from './config.ts';
 import type { Options } from './config.ts';
 import { Clock } from './domain/clock.ts';
+import { timerScheduler } from './domain/scheduler.ts';
+import type { Scheduler } from './domain/scheduler.ts';
 import { parseFixtureText, readFixtureText } from './fixtures.ts';
 import type { Fixture } from './fixtures.ts';
 import { silentLogger, stderrLogger } from './http/log.ts';
@@ -34,6 +36,8 @@ export interface StartOptions {
   log?: boolean | Logger | undefined;
   /** Slow-client timeouts; only tests shorten them (the CLI has no option for this). */
   httpTimeouts?: HttpTimeouts | undefined;
+  /** Timers of webhook retries and attempt timeouts; only tests pass their own, to drive them. */
+  scheduler?: Scheduler | undefined;
 }
 
 export interface RunningService {
@@ -62,7 +66,7 @@ export async function start(startOptions: StartOptions = {}): Promise<RunningSer
   const store = await openStore(options.db);
   const clock = new Clock();
   const app = new App({ store, clock, log, startupFixture: () => parseFixtureText(fixtureSource.text, fixtureSource.name), host: options.host });
-  startPush(app);
+  startPush(app, startOptions.scheduler ?? timerScheduler);
   try {
     // The startup fixture seeds only a new database (or a :memory: session): an existing file keeps its data.
     seedNewWorkspace(app, fixture);

@@ -9,9 +9,11 @@
 //   A retry's backoff wait holds no slot.
 // - The API request that caused a message never waits for it: notify() assigns the number,
 //   queues, and returns; sending starts on a later turn of the event loop.
-// - Each attempt times out (5 s by default). Connection errors, timeouts and 500/502/503/504 are
-//   retried with exponential backoff, up to a bounded number of attempts; any other status that
-//   is not a success is a failed delivery and not retried (BEHAVIOUR.md §5.2).
+// - Each attempt times out (5 s by default). The timeout and the backoff wait run on the injected
+//   Scheduler (src/domain/scheduler.ts), so tests drive them instead of waiting.
+// - Connection errors, timeouts and 500/502/503/504 are retried with exponential backoff, up to a
+//   bounded number of attempts; any other status that is not a success is a failed delivery and
+//   not retried (BEHAVIOUR.md §5.2).
 // - Before every attempt the channel is read again from the store: a stopped, revoked or expired
 //   channel (service clock) delivers nothing more.
 // - Nothing is dropped silently: a message beyond a channel's bounded queue (a receiver that stays
@@ -24,6 +26,7 @@
 //   is best effort, as Google's is.
 
 import type { App } from '../app.ts';
+import type { Cancel, Scheduler } from '../domain/scheduler.ts';
 import type { ChannelRecord } from '../store/store.ts';
 import { isLive } from './channels.ts';
 import { WebhookClient } from './webhook-request.ts';
@@ -92,7 +95,8 @@ interface ChannelQueue {
   log: DeliveryAttempt[];
   /** Aborts the in-flight request when the channel goes. */
   abort: AbortController | undefined;
-  backoff: ReturnType<typeof setTimeout> | undefined;
+  /** Cancels the pending retry of pending[0]. */
+  cancelBackoff: Cancel | undefined;
 }
 
 // BEHAVIOUR.md §5.2: the receiver's success codes (102 is informational in HTTP/1.1 and never a
@@ -103,6 +107,7 @@ const RETRIED = new Set([500, 502, 503, 504]);
 export class Notifier {
   readonly #app: App;
   readonly #options: DeliveryOptions;
+  readonly #scheduler: Scheduler;
   readonly #client: WebhookClient;
   readonly #queues = new Map<string, ChannelQueue>();
   /** Channels with a message ready to send, in the order they will get a slot. */
@@ -111,10 +116,11 @@ export class Notifier {
   #pumpScheduled = false;
   #lastPurge: number;
 
-  constructor(app: App, options: DeliveryOptions) {
+  constructor(app: App, scheduler: Scheduler, options: DeliveryOptions) {
     this.#app = app;
     this.#options = options;
-    this.#client = new WebhookClient(options.timeoutMs, app);
+    this.#scheduler = scheduler;
+    this.#client = new WebhookClient(options.timeoutMs, app, scheduler);
     this.#lastPurge = app.clock.now();
   }
 
@@ -182,7 +188,7 @@ export class Notifier {
   #queueOf(channel: ChannelRecord): ChannelQueue {
     let queue = this.#queues.get(channel.id);
     if (!queue) {
-      queue = { channelId: channel.id, connectionId: channel.connectionId, pending: [], attempts: 0, state: 'idle', closed: false, log: [], abort: undefined, backoff: undefined };
+      queue = { channelId: channel.id, connectionId: channel.connectionId, pending: [], attempts: 0, state: 'idle', closed: false, log: [], abort: undefined, cancelBackoff: undefined };
       this.#queues.set(channel.id, queue);
     }
     return queue;
@@ -192,7 +198,7 @@ export class Notifier {
     queue.closed = true;
     queue.pending = [];
     queue.abort?.abort();
-    clearTimeout(queue.backoff);
+    queue.cancelBackoff?.();
     this.#ready.delete(queue);
     this.#queues.delete(channelId);
   }
@@ -249,9 +255,10 @@ export class Notifier {
     this.#record(queue, message, answer, queue.attempts, delivered ? 'delivered' : retry ? 'retrying' : 'failed');
     if (retry) {
       queue.state = 'backoff';
-      // Unref'd: a pending retry never keeps a stopping process alive.
-      queue.backoff = setTimeout(() => this.#makeReady(queue), this.#options.retryBaseMs * 2 ** (queue.attempts - 1));
-      queue.backoff.unref();
+      queue.cancelBackoff = this.#scheduler.after(this.#options.retryBaseMs * 2 ** (queue.attempts - 1), () => {
+        queue.cancelBackoff = undefined;
+        this.#makeReady(queue);
+      });
       return;
     }
     queue.pending.shift();

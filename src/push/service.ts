@@ -1,12 +1,13 @@
 // The push-notification service of one running App: it subscribes to the App's lifecycle events
-// and owns the Notifier. src/index.ts starts it once per App with startPush(app); the calendar
-// handlers reach it through notifierOf(app).
+// and owns the Notifier. src/index.ts starts it once per App with startPush(app, scheduler); the
+// calendar handlers reach it through notifierOf(app).
 //
 // Channels live in the store, so on a database file they outlive a restart: a change made after
 // the restart is delivered to them with the next persisted message number. Under :memory: the
 // store, and with it every channel, is new on each start.
 
 import type { App } from '../app.ts';
+import type { Scheduler } from '../domain/scheduler.ts';
 import type { ChannelResource } from '../store/store.ts';
 import { isLive } from './channels.ts';
 import { DEFAULT_DELIVERY_OPTIONS, Notifier } from './delivery.ts';
@@ -14,9 +15,10 @@ import type { DeliveryAttempt, DeliveryOptions } from './delivery.ts';
 
 const notifiers = new WeakMap<App, Notifier>();
 
-export function startPush(app: App, options: Partial<DeliveryOptions> = {}): Notifier {
+/** `scheduler` runs the retry waits and attempt timeouts: real timers, or a test's. */
+export function startPush(app: App, scheduler: Scheduler, options: Partial<DeliveryOptions> = {}): Notifier {
   if (notifiers.has(app)) throw new Error('push notifications are already started for this App');
-  const notifier = new Notifier(app, { ...DEFAULT_DELIVERY_OPTIONS, ...options });
+  const notifier = new Notifier(app, scheduler, { ...DEFAULT_DELIVERY_OPTIONS, ...options });
   app.onCollectionChanged((resource) => notifyWatchers(app, notifier, resource));
   app.onConnectionRevoked((connectionId) => notifier.forgetConnection(connectionId));
   app.onWorkspaceReplaced(() => notifier.forgetAll());

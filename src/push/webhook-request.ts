@@ -11,6 +11,7 @@
 import type { ClientRequest } from 'node:http';
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import type { LookupFunction } from 'node:net';
+import type { Scheduler } from '../domain/scheduler.ts';
 import type { ChannelRecord } from '../store/store.ts';
 import { effectivePort, reachesService, resolvedAddressReachesService } from './address.ts';
 import type { ServiceAddress } from './address.ts';
@@ -43,13 +44,15 @@ class SelfAddressError extends Error {}
 export class WebhookClient {
   readonly #timeoutMs: number;
   readonly #service: ServiceAddress;
+  readonly #scheduler: Scheduler;
   readonly #httpAgent = new HttpAgent({ keepAlive: true });
   readonly #httpsAgent = new HttpsAgent({ keepAlive: true });
 
   /** `service` is read at each message: the App's port and base URL are set once it listens. */
-  constructor(timeoutMs: number, service: ServiceAddress) {
+  constructor(timeoutMs: number, service: ServiceAddress, scheduler: Scheduler) {
     this.#timeoutMs = timeoutMs;
     this.#service = service;
+    this.#scheduler = scheduler;
   }
 
   /** One POST; resolves with the status, or with null and the reason when no response came. */
@@ -63,7 +66,7 @@ export class WebhookClient {
       const settle = (answer: WebhookAnswer): void => {
         if (settled) return;
         settled = true;
-        clearTimeout(timer);
+        cancelTimeout();
         resolve(answer);
       };
       const send = secure ? httpsRequest : httpRequest;
@@ -79,8 +82,7 @@ export class WebhookClient {
         response.resume();
         settle({ status: response.statusCode ?? null });
       });
-      const timer = setTimeout(() => request.destroy(new Error(`no response within ${this.#timeoutMs} ms`)), this.#timeoutMs);
-      timer.unref();
+      const cancelTimeout = this.#scheduler.after(this.#timeoutMs, () => request.destroy(new Error(`no response within ${this.#timeoutMs} ms`)));
       request.on('error', (error) => settle(error instanceof SelfAddressError ? { status: null, error: SELF_ADDRESS, final: true } : { status: null, error: error.message }));
       request.on('close', () => settle({ status: null, error: 'connection closed before a response' }));
       request.end();

@@ -1,10 +1,13 @@
 // A webhook receiver for push-notification tests: an HTTP server on 127.0.0.1, port 0, that
 // records every request and answers 200, or another status for the next N requests, or not at
-// all (to test timeouts).
+// all (to test timeouts). attemptsSettled() waits, on the service's ManualScheduler, until every
+// message sent has been answered, so "nothing more arrives" can be checked without sleeping.
 
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { DEFAULT_DELIVERY_OPTIONS } from '../../src/push/delivery.ts';
+import type { ManualScheduler } from './manual-time.ts';
 
 export interface ReceivedHook {
   method: string;
@@ -94,4 +97,13 @@ export async function startWebhook(t: { after(fn: () => unknown): void }): Promi
   };
   t.after(() => receiver.close());
   return receiver;
+}
+
+/**
+ * Resolves once no webhook attempt of a notifier on `scheduler` is in flight: each attempt holds its
+ * timeout task (src/push/webhook-request.ts) until its answer or error comes, and its log entry is
+ * written on that same turn. A message queued before the call has been sent and answered by then.
+ */
+export function attemptsSettled(scheduler: ManualScheduler, timeoutMs = DEFAULT_DELIVERY_OPTIONS.timeoutMs): Promise<void> {
+  return scheduler.until(() => scheduler.waiting(timeoutMs) === 0, 'every webhook attempt answered');
 }

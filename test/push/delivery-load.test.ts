@@ -9,7 +9,6 @@ import { createServer } from 'node:http';
 import type { ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
-import { setTimeout as delay } from 'node:timers/promises';
 import { start } from '../../src/index.ts';
 import { MAX_ACTIVE_CHANNELS_PER_CONNECTION } from '../../src/push/channels.ts';
 import { MAX_DELIVERIES_IN_FLIGHT } from '../../src/push/delivery.ts';
@@ -21,10 +20,17 @@ const CONNECTIONS = 20;
 const CHANNELS = CONNECTIONS * MAX_ACTIVE_CHANNELS_PER_CONNECTION;
 const WRITES = 3;
 
-/** A receiver that holds every request while closed and counts the requests open at once. */
+/**
+ * A receiver that holds every request while closed and counts the requests open at once.
+ * until() waits for a condition on those counts, rechecked at each request and each answer.
+ */
 async function startSlowWebhook(t: { after(fn: () => unknown): void }) {
   const messages = new Map<string, string[]>();
   const held: ServerResponse[] = [];
+  const waiters = new Set<() => void>();
+  const changed = () => {
+    for (const wake of waiters) wake();
+  };
   let closed = false;
   let open = 0;
   let maxOpen = 0;
@@ -36,7 +42,11 @@ async function startSlowWebhook(t: { after(fn: () => unknown): void }) {
     const list = messages.get(req.url ?? '') ?? [];
     list.push(`${req.headers['x-goog-message-number']}:${req.headers['x-goog-resource-state']}`);
     messages.set(req.url ?? '', list);
-    res.on('finish', () => open--);
+    res.on('finish', () => {
+      open--;
+      changed();
+    });
+    changed();
     req.resume();
     if (closed) held.push(res);
     else res.end();
@@ -68,15 +78,19 @@ async function startSlowWebhook(t: { after(fn: () => unknown): void }) {
       closed = false;
       for (const res of held.splice(0)) res.end();
     },
+    /** Resolves once `condition` holds; the test's own timeout bounds the wait. */
+    until(condition: () => boolean): Promise<void> {
+      return new Promise((resolve) => {
+        const check = () => {
+          if (!condition()) return;
+          waiters.delete(check);
+          resolve();
+        };
+        waiters.add(check);
+        check();
+      });
+    },
   };
-}
-
-async function until(condition: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await delay(20);
-  }
 }
 
 describe('deliveries in flight', () => {
@@ -97,7 +111,7 @@ describe('deliveries in flight', () => {
         }
       }),
     );
-    await until(() => hook.total === CHANNELS, 'every sync message');
+    await hook.until(() => hook.total === CHANNELS);
 
     hook.hold();
     const inserted: string[] = [];
@@ -109,7 +123,7 @@ describe('deliveries in flight', () => {
       assert.equal(answer.status, 200);
       inserted.push(answer.json.id);
     }
-    await until(() => hook.open >= MAX_DELIVERIES_IN_FLIGHT, `${MAX_DELIVERIES_IN_FLIGHT} held deliveries`);
+    await hook.until(() => hook.open >= MAX_DELIVERIES_IN_FLIGHT);
 
     // The receiver holds the bound's worth of deliveries, 6,000 more wait: the API still answers.
     const listed = await api(url, tokens[5] as string, 'calendars/primary/events');
@@ -125,7 +139,7 @@ describe('deliveries in flight', () => {
     assert.equal(hook.open, MAX_DELIVERIES_IN_FLIGHT);
 
     hook.release();
-    await until(() => [...hook.messages.values()].every((list) => list.length >= 1 + WRITES), 'every exists message');
+    await hook.until(() => [...hook.messages.values()].every((list) => list.length >= 1 + WRITES));
     assert.ok(hook.maxOpen <= MAX_DELIVERIES_IN_FLIGHT, `at most ${MAX_DELIVERIES_IN_FLIGHT} deliveries in flight, saw ${hook.maxOpen}`);
     const expected = ['1:sync', ...Array.from({ length: WRITES }, (_, w) => `${w + 2}:exists`)];
     assert.equal(hook.messages.size, CHANNELS);

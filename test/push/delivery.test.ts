@@ -1,35 +1,37 @@
-// The notifier on its own (src/push/delivery.ts, service.ts): an App on a memory store, channels
-// opened directly, a webhook receiver on port 0. Retry waits are shortened through the options so
-// the retry rules can be tested without long waits.
+// The notifier on its own (src/push/delivery.ts, service.ts): an App on a memory store with a
+// frozen service clock, channels opened directly, a webhook receiver on port 0. Retry waits and
+// attempt timeouts run on a ManualScheduler: the tests step through the real schedule (500 ms,
+// doubling; 5 s per attempt) instead of waiting for it.
 
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
-import { setTimeout as delay } from 'node:timers/promises';
 import { App } from '../../src/app.ts';
-import { Clock } from '../../src/domain/clock.ts';
 import { parseFixture } from '../../src/fixtures.ts';
 import { silentLogger } from '../../src/http/log.ts';
 import { openChannel, parseWatchRequest } from '../../src/push/channels.ts';
+import { DEFAULT_DELIVERY_OPTIONS } from '../../src/push/delivery.ts';
 import type { DeliveryOptions } from '../../src/push/delivery.ts';
 import { listChannelsForManagement, startPush } from '../../src/push/service.ts';
 import { openStore } from '../../src/store/open.ts';
 import type { ChannelResource } from '../../src/store/store.ts';
-import { startWebhook } from '../_helpers/webhook.ts';
+import { frozenClock, ManualScheduler } from '../_helpers/manual-time.ts';
+import { attemptsSettled, startWebhook } from '../_helpers/webhook.ts';
 import type { WebhookReceiver } from '../_helpers/webhook.ts';
 
 const FIXTURE = parseFixture({ users: [{ id: 'u1', name: 'User One', email: 'one@example.com' }] });
 const EVENTS: ChannelResource = { kind: 'events', calendarId: 'cal-1' };
-const FAST: Partial<DeliveryOptions> = { retryBaseMs: 20, timeoutMs: 1000 };
+const { timeoutMs: TIMEOUT_MS, retryBaseMs: FIRST_WAIT_MS } = DEFAULT_DELIVERY_OPTIONS;
 
-async function setup(t: { after(fn: () => unknown): void }, options: Partial<DeliveryOptions> = FAST) {
+async function setup(t: { after(fn: () => unknown): void }, options: Partial<DeliveryOptions> = {}) {
   const store = await openStore(':memory:');
-  const app = new App({ store, clock: new Clock(), log: silentLogger, startupFixture: () => FIXTURE, host: '127.0.0.1' });
+  const app = new App({ store, clock: frozenClock(), log: silentLogger, startupFixture: () => FIXTURE, host: '127.0.0.1' });
   app.loadFixture(FIXTURE);
   app.baseUrl = 'http://127.0.0.1:1';
   store.putConnection({ id: 'conn-1', clientId: 'client', userId: 'u1', scopes: [], offline: false, createdAt: app.clock.now() });
-  const notifier = startPush(app, options);
+  const scheduler = new ManualScheduler();
+  const notifier = startPush(app, scheduler, options);
   const hook = await startWebhook(t);
   t.after(() => app.shutdown());
 
@@ -47,7 +49,11 @@ async function setup(t: { after(fn: () => unknown): void }, options: Partial<Del
     return channel;
   }
   const log = (id: string) => notifier.deliveries(id).map((a) => [a.messageNumber, a.state, a.status, a.outcome]);
-  return { app, store, notifier, hook, open, log };
+  /** Every attempt started has its answer (or error) logged, and no attempt is in flight. */
+  const settled = () => attemptsSettled(scheduler, options.timeoutMs);
+  /** The answer of the last attempt was logged and its retry waits `waitMs` on the scheduler. */
+  const retryWaiting = (waitMs: number) => scheduler.until(() => scheduler.waiting(waitMs) === 1, `a retry waiting ${waitMs} ms`);
+  return { app, store, notifier, scheduler, hook, open, log, settled, retryWaiting };
 }
 
 function numbers(hook: WebhookReceiver, path: string): string[] {
@@ -96,26 +102,33 @@ describe('notification messages', () => {
   });
 
   it('a calendarList channel hears of calendarList changes of its user only', async (t) => {
-    const { app, hook, open } = await setup(t);
+    const { app, hook, open, settled } = await setup(t);
     open('ch-list', {}, { kind: 'calendarList', userId: 'u1' });
     await hook.waitFor('/ch-list', 1);
     app.collectionChanged(EVENTS);
     app.collectionChanged({ kind: 'calendarList', userId: 'someone-else' });
     app.collectionChanged({ kind: 'calendarList', userId: 'u1' });
     await hook.waitFor('/ch-list', 2);
-    await delay(100);
+    await settled();
     assert.deepEqual(numbers(hook, '/ch-list'), ['1', '2']);
   });
 
   it('one request in flight per channel: a later message waits for the earlier one', async (t) => {
-    const { app, hook, open, log } = await setup(t, { ...FAST, timeoutMs: 300 });
+    const { app, hook, open, log, scheduler, settled, retryWaiting } = await setup(t);
     hook.hangNext(1);
     open('ch-order');
     app.collectionChanged(EVENTS);
+    await hook.waitFor('/ch-order', 1);
+    // message 2 waits while the sync message hangs, times out, and waits for its retry
+    assert.equal(scheduler.waiting(TIMEOUT_MS), 1);
+    scheduler.advance(TIMEOUT_MS);
+    await retryWaiting(FIRST_WAIT_MS);
+    assert.deepEqual(numbers(hook, '/ch-order'), ['1']);
+    scheduler.advance(FIRST_WAIT_MS);
     await hook.waitFor('/ch-order', 3);
+    await settled();
     // the sync message timed out and was retried before message 2 went out
     assert.deepEqual(numbers(hook, '/ch-order'), ['1', '1', '2']);
-    await waitUntil(() => log('ch-order').length === 3);
     assert.deepEqual(log('ch-order'), [
       [1, 'sync', null, 'retrying'],
       [1, 'sync', 200, 'delivered'],
@@ -127,12 +140,15 @@ describe('notification messages', () => {
 describe('retries', () => {
   for (const status of [500, 502, 503, 504]) {
     it(`retries after ${status}, then delivers once`, async (t) => {
-      const { hook, open, log } = await setup(t);
+      const { hook, open, log, scheduler, settled, retryWaiting } = await setup(t);
       hook.failNext(1, status);
       open(`ch-${status}`);
+      await retryWaiting(FIRST_WAIT_MS);
+      assert.deepEqual(numbers(hook, `/ch-${status}`), ['1']);
+      scheduler.advance(FIRST_WAIT_MS);
       await hook.waitFor(`/ch-${status}`, 2);
+      await settled();
       assert.deepEqual(numbers(hook, `/ch-${status}`), ['1', '1']);
-      await waitUntil(() => log(`ch-${status}`).length === 2);
       assert.deepEqual(log(`ch-${status}`), [
         [1, 'sync', status, 'retrying'],
         [1, 'sync', 200, 'delivered'],
@@ -142,13 +158,14 @@ describe('retries', () => {
 
   for (const status of [400, 404, 302, 203]) {
     it(`does not retry ${status}: a failed delivery, and the next message still goes`, async (t) => {
-      const { app, hook, open, log } = await setup(t);
+      const { app, hook, open, log, scheduler, settled } = await setup(t);
       hook.failNext(1, status);
       open(`ch-${status}`);
       app.collectionChanged(EVENTS);
       await hook.waitFor(`/ch-${status}`, 2);
+      await settled();
+      assert.equal(scheduler.waiting(), 0, 'no retry waits');
       assert.deepEqual(numbers(hook, `/ch-${status}`), ['1', '2']);
-      await waitUntil(() => log(`ch-${status}`).length === 2);
       assert.deepEqual(log(`ch-${status}`), [
         [1, 'sync', status, 'failed'],
         [2, 'exists', 200, 'delivered'],
@@ -157,23 +174,34 @@ describe('retries', () => {
   }
 
   it('gives up after maxAttempts, with the waits doubling', async (t) => {
-    const { app, hook, open, log, notifier } = await setup(t, { ...FAST, maxAttempts: 3, retryBaseMs: 40 });
+    const { app, hook, open, log, notifier, scheduler, settled, retryWaiting } = await setup(t, { maxAttempts: 3 });
     hook.failNext(100, 503);
     open('ch-bounded');
-    await hook.waitFor('/ch-bounded', 3);
-    await waitUntil(() => log('ch-bounded').length === 3);
+    const stamps = [app.clock.now()];
+    for (const waitMs of [FIRST_WAIT_MS, 2 * FIRST_WAIT_MS]) {
+      await retryWaiting(waitMs);
+      const sent = hook.at('/ch-bounded').length;
+      scheduler.advance(waitMs - 1);
+      await settled();
+      assert.equal(hook.at('/ch-bounded').length, sent, `no retry before ${waitMs} ms`);
+      app.clock.advance(1);
+      stamps.push(app.clock.now());
+      scheduler.advance(1);
+      await hook.waitFor('/ch-bounded', sent + 1);
+    }
+    await settled();
     assert.deepEqual(log('ch-bounded').map((e) => e[3]), ['retrying', 'retrying', 'failed']);
-    await delay(200);
+    assert.equal(scheduler.waiting(), 0, 'no retry after the last attempt');
     assert.equal(hook.at('/ch-bounded').length, 3);
     const attempts = notifier.deliveries('ch-bounded').map((a) => a.attempt);
     assert.deepEqual(attempts, [1, 2, 3]);
     // the service clock stamps each attempt
-    assert.ok(notifier.deliveries('ch-bounded').every((a) => Math.abs(Date.parse(a.at) - app.clock.now()) < 5000));
+    assert.deepEqual(notifier.deliveries('ch-bounded').map((a) => a.at), stamps.map((ms) => new Date(ms).toISOString()));
   });
 
   it('retries a connection error and logs it with status null', async (t) => {
     const closedPort = await freePort();
-    const { notifier, app, store } = await setup(t, { ...FAST, maxAttempts: 2 });
+    const { notifier, app, store, scheduler, settled, retryWaiting } = await setup(t, { maxAttempts: 2 });
     const channel = openChannel({
       store,
       now: app.clock.now(),
@@ -183,7 +211,9 @@ describe('retries', () => {
       request: parseWatchRequest({ id: 'ch-refused', type: 'webhook', address: `http://127.0.0.1:${closedPort}/hook` }),
     });
     notifier.notify(channel.id, 'sync');
-    await waitUntil(() => notifier.deliveries('ch-refused').length === 2);
+    await retryWaiting(FIRST_WAIT_MS);
+    scheduler.advance(FIRST_WAIT_MS);
+    await settled();
     const attempts = notifier.deliveries('ch-refused');
     assert.deepEqual(attempts.map((a) => [a.status, a.outcome]), [
       [null, 'retrying'],
@@ -193,41 +223,49 @@ describe('retries', () => {
   });
 
   it('an attempt without an answer within timeoutMs counts as a connection error and is retried', async (t) => {
-    const { hook, open, notifier } = await setup(t, { ...FAST, timeoutMs: 150 });
+    const { hook, open, notifier, scheduler, settled, retryWaiting } = await setup(t);
     hook.hangNext(1);
     open('ch-timeout');
+    await hook.waitFor('/ch-timeout', 1);
+    scheduler.advance(TIMEOUT_MS - 1);
+    assert.deepEqual(notifier.deliveries('ch-timeout'), [], 'still waiting for the answer');
+    scheduler.advance(1);
+    await retryWaiting(FIRST_WAIT_MS);
+    scheduler.advance(FIRST_WAIT_MS);
     await hook.waitFor('/ch-timeout', 2);
-    await waitUntil(() => notifier.deliveries('ch-timeout').length === 2);
+    await settled();
     const [first, second] = notifier.deliveries('ch-timeout');
     assert.equal(first?.status, null);
-    assert.match(String(first?.error), /no response within 150 ms/);
+    assert.match(String(first?.error), /no response within 5000 ms/);
     assert.equal(second?.outcome, 'delivered');
   });
 
   it('keeps a bounded delivery log per channel', async (t) => {
-    const { app, hook, open, notifier } = await setup(t, { ...FAST, logLimit: 3 });
+    const { app, hook, open, notifier, settled } = await setup(t, { logLimit: 3 });
     open('ch-log');
     for (let i = 0; i < 4; i++) app.collectionChanged(EVENTS);
     await hook.waitFor('/ch-log', 5);
-    await waitUntil(() => notifier.deliveries('ch-log').at(-1)?.messageNumber === 5);
+    await settled();
     assert.deepEqual(notifier.deliveries('ch-log').map((a) => a.messageNumber), [3, 4, 5]);
   });
 });
 
 describe('channels that stop delivering', () => {
   it('an expired channel gets no new message, and a pending retry stops at expiry', async (t) => {
-    const { app, hook, open, store, notifier } = await setup(t, { ...FAST, retryBaseMs: 150 });
+    const { app, hook, open, store, notifier, scheduler, settled, retryWaiting } = await setup(t);
     hook.failNext(1, 503);
     const channel = open('ch-exp', { params: { ttl: '60' } });
-    await hook.waitFor('/ch-exp', 1);
+    await retryWaiting(FIRST_WAIT_MS);
     // expires during the backoff wait: the retry is not sent
-    app.clock.advance(61);
-    await delay(400);
+    app.clock.advance(60);
+    scheduler.advance(FIRST_WAIT_MS);
+    await settled();
     assert.equal(hook.at('/ch-exp').length, 1);
     app.collectionChanged(EVENTS);
     notifier.notify(channel.id, 'exists');
-    await delay(100);
+    await settled();
     assert.equal(hook.at('/ch-exp').length, 1);
+    assert.equal(scheduler.waiting(), 0);
     // no message number was spent on the expired channel
     assert.equal(store.getChannel('ch-exp')?.nextMessageNumber, 2);
   });
@@ -245,12 +283,14 @@ describe('channels that stop delivering', () => {
     ];
     for (const [name, stop] of cases) {
       await t.test(name, async (st) => {
-        const ctx = await setup(st, { ...FAST, retryBaseMs: 150 });
+        const ctx = await setup(st);
         ctx.hook.failNext(1, 500);
         ctx.open('ch-x');
-        await ctx.hook.waitFor('/ch-x', 1);
+        await ctx.retryWaiting(FIRST_WAIT_MS);
         stop(ctx);
-        await delay(400);
+        assert.equal(ctx.scheduler.waiting(), 0, `${name}: the retry wait is cancelled`);
+        ctx.scheduler.advance(60_000);
+        await ctx.settled();
         assert.equal(ctx.hook.at('/ch-x').length, 1, `${name}: no retry after the channel went`);
         assert.equal(ctx.notifier.deliveries('ch-x').length, 0);
       });
@@ -258,24 +298,27 @@ describe('channels that stop delivering', () => {
   });
 
   it('a channel deleted from the store without notice delivers nothing more', async (t) => {
-    const { app, hook, open, store } = await setup(t, { ...FAST, retryBaseMs: 150 });
+    const { app, hook, open, store, scheduler, settled, retryWaiting } = await setup(t);
     hook.failNext(1, 500);
     open('ch-gone');
-    await hook.waitFor('/ch-gone', 1);
+    await retryWaiting(FIRST_WAIT_MS);
     store.deleteChannel('ch-gone');
     app.collectionChanged(EVENTS);
-    await delay(400);
+    scheduler.advance(FIRST_WAIT_MS);
+    await settled();
     assert.equal(hook.at('/ch-gone').length, 1);
   });
 });
 
 describe('listChannelsForManagement', () => {
   it('lists every stored channel with its delivery attempts', async (t) => {
-    const { app, hook, open } = await setup(t);
+    const { app, hook, open, scheduler, settled, retryWaiting } = await setup(t);
     hook.failNext(1, 502);
     const channel = open('ch-m', { token: 'secret-token' });
+    await retryWaiting(FIRST_WAIT_MS);
+    scheduler.advance(FIRST_WAIT_MS);
     await hook.waitFor('/ch-m', 2);
-    await waitUntil(() => listChannelsForManagement(app).channels[0]?.deliveries.length === 2);
+    await settled();
     const listed = listChannelsForManagement(app);
     assert.equal(listed.channels.length, 1);
     const [entry] = listed.channels;
@@ -298,12 +341,12 @@ describe('listChannelsForManagement', () => {
 
 describe('bounded queues and logs', () => {
   it('a message beyond the channel\'s pending limit is logged as dropped, never silently lost; the rest go in order', async (t) => {
-    const { app, hook, open, log, store } = await setup(t, { ...FAST, pendingLimit: 2 });
+    const { app, hook, open, log, store, settled } = await setup(t, { pendingLimit: 2 });
     // All queued in one turn, before the first send starts: sync (1) and 2 fit, 3 to 5 do not.
     open('ch-full');
     for (let n = 0; n < 4; n++) app.collectionChanged(EVENTS);
     await hook.waitFor('/ch-full', 2);
-    await waitUntil(() => log('ch-full').length === 5);
+    await settled();
     assert.deepEqual(log('ch-full'), [
       [3, 'exists', null, 'dropped'],
       [4, 'exists', null, 'dropped'],
@@ -316,15 +359,21 @@ describe('bounded queues and logs', () => {
   });
 
   it('at most maxInFlight requests at once across channels; the others wait their turn', async (t) => {
-    const { hook, open, log } = await setup(t, { ...FAST, maxInFlight: 1, timeoutMs: 300 });
+    const { hook, open, log, scheduler, settled, retryWaiting } = await setup(t, { maxInFlight: 1 });
     hook.hangNext(1);
     open('ch-first');
     open('ch-second');
+    await hook.waitFor('/ch-first', 1);
+    await scheduler.until(() => scheduler.waiting(TIMEOUT_MS) === 1, 'the hung attempt');
+    // ch-first's hung attempt holds the only slot until its timeout
+    assert.equal(hook.at('/ch-second').length, 0);
+    scheduler.advance(TIMEOUT_MS);
     await hook.waitFor('/ch-second', 1);
-    // ch-first's hung attempt held the only slot until its timeout: ch-second went out only after
-    // that attempt was over and logged.
+    // ch-second went out only after that attempt was over and logged.
     assert.deepEqual(log('ch-first'), [[1, 'sync', null, 'retrying']]);
-    await waitUntil(() => log('ch-first').length === 2);
+    await retryWaiting(FIRST_WAIT_MS);
+    scheduler.advance(FIRST_WAIT_MS);
+    await settled();
     assert.deepEqual(log('ch-first'), [
       [1, 'sync', null, 'retrying'],
       [1, 'sync', 200, 'delivered'],
@@ -332,12 +381,12 @@ describe('bounded queues and logs', () => {
   });
 
   it('purges the log of an expired channel when listing, and keeps a live channel\'s', async (t) => {
-    const { app, hook, open, notifier, log } = await setup(t);
+    const { app, hook, open, notifier, log, settled } = await setup(t);
     open('ch-short', { params: { ttl: '60' } });
     open('ch-live');
     await hook.waitFor('/ch-short', 1);
     await hook.waitFor('/ch-live', 1);
-    await waitUntil(() => log('ch-short').length === 1 && log('ch-live').length === 1);
+    await settled();
     app.clock.advance(61);
     const listed = new Map(listChannelsForManagement(app).channels.map((c) => [c.id, c.deliveries.length]));
     assert.deepEqual(listed, new Map([['ch-short', 0], ['ch-live', 1]]));
@@ -348,12 +397,13 @@ describe('bounded queues and logs', () => {
   });
 
   it('purges, on the service clock, the logs of expired channels and of channels gone from the store', async (t) => {
-    const { app, hook, open, notifier, log, store } = await setup(t);
+    const { app, hook, open, notifier, log, store, settled } = await setup(t);
     open('ch-short', { params: { ttl: '60' } });
     open('ch-gone');
     open('ch-live', { params: { ttl: '3600' } });
     for (const id of ['ch-short', 'ch-gone', 'ch-live']) await hook.waitFor(`/${id}`, 1);
-    await waitUntil(() => ['ch-short', 'ch-gone', 'ch-live'].every((id) => log(id).length === 1));
+    await settled();
+    assert.ok(['ch-short', 'ch-gone', 'ch-live'].every((id) => log(id).length === 1));
     // Stopped by another process on the same database: this one was not told.
     store.deleteChannel('ch-gone');
     app.clock.advance(61);
@@ -363,7 +413,7 @@ describe('bounded queues and logs', () => {
     app.clock.advance(-61);
     assert.deepEqual(notifier.deliveries('ch-short'), []);
     assert.deepEqual(notifier.deliveries('ch-gone'), []);
-    await waitUntil(() => log('ch-live').length === 2);
+    await settled();
     assert.deepEqual(log('ch-live'), [
       [1, 'sync', 200, 'delivered'],
       [2, 'exists', 200, 'delivered'],
@@ -373,18 +423,10 @@ describe('bounded queues and logs', () => {
 
 describe('startPush', () => {
   it('refuses a second start for the same App', async (t) => {
-    const { app } = await setup(t);
-    assert.throws(() => startPush(app), /already started/);
+    const { app, scheduler } = await setup(t);
+    assert.throws(() => startPush(app, scheduler), /already started/);
   });
 });
-
-async function waitUntil(condition: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await delay(10);
-  }
-}
 
 /** A port nothing listens on: bound once, then released. */
 async function freePort(): Promise<number> {

@@ -6,9 +6,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
-import { setTimeout as delay } from 'node:timers/promises';
 import { App } from '../../src/app.ts';
-import { Clock } from '../../src/domain/clock.ts';
 import { parseFixture } from '../../src/fixtures.ts';
 import { silentLogger } from '../../src/http/log.ts';
 import { start } from '../../src/index.ts';
@@ -16,6 +14,7 @@ import { openChannel, parseWatchRequest } from '../../src/push/channels.ts';
 import { startPush } from '../../src/push/service.ts';
 import { openStore } from '../../src/store/open.ts';
 import { api, reason } from '../_helpers/calendar.ts';
+import { frozenClock, ManualScheduler } from '../_helpers/manual-time.ts';
 import { obtainToken } from '../_helpers/oauth.ts';
 import { call } from '../_helpers/service.ts';
 import { startWebhook } from '../_helpers/webhook.ts';
@@ -37,7 +36,8 @@ async function freePort(): Promise<number> {
 
 describe('events.watch refuses an address that reaches the service', () => {
   it('a read-only token cannot aim the sync message at /__svc/reset, in any loopback spelling', async (t) => {
-    const service = await start({ port: 0 });
+    const scheduler = new ManualScheduler();
+    const service = await start({ port: 0, scheduler });
     t.after(() => service.close());
     const port = new URL(service.url).port;
     const { access_token: access } = await obtainToken(service.url, { scope: 'calendar.readonly' });
@@ -61,8 +61,9 @@ describe('events.watch refuses an address that reaches the service', () => {
       assert.deepEqual({ ...reason(answer), message: undefined }, { domain: 'global', reason: 'push.webhookUrlUnauthorized', message: undefined }, address);
       assert.match(reason(answer).message ?? '', /^Unauthorized WebHook callback channel: .* reaches this calendar service itself/, address);
     }
-    // Nothing was opened, nothing was reset: the token still works.
-    await delay(100);
+    // Nothing was opened, nothing was reset: the token still works (no message is in flight, so
+    // none is still on its way to /__svc/reset).
+    await scheduler.until(() => scheduler.waiting() === 0, 'no message in flight');
     assert.deepEqual((await call(`${service.url}/__svc/channels`)).json.channels, []);
     assert.equal((await api(service.url, access, 'calendars/primary/events')).status, 200);
   });
@@ -99,10 +100,11 @@ describe('delivery never contacts the service itself', () => {
   /** An App whose own port is the receiver's: the receiver stands in for the service. */
   async function setup(t: { after(fn: () => unknown): void }) {
     const store = await openStore(':memory:');
-    const app = new App({ store, clock: new Clock(), log: silentLogger, startupFixture: () => FIXTURE, host: '127.0.0.1' });
+    const app = new App({ store, clock: frozenClock(), log: silentLogger, startupFixture: () => FIXTURE, host: '127.0.0.1' });
     app.loadFixture(FIXTURE);
     store.putConnection({ id: 'conn-1', clientId: 'client', userId: 'u1', scopes: [], offline: false, createdAt: app.clock.now() });
-    const notifier = startPush(app, { retryBaseMs: 20, timeoutMs: 1000 });
+    const scheduler = new ManualScheduler();
+    const notifier = startPush(app, scheduler);
     t.after(() => app.shutdown());
     const hook = await startWebhook(t);
     const hookPort = Number(new URL(hook.url).port);
@@ -118,15 +120,16 @@ describe('delivery never contacts the service itself', () => {
       });
       notifier.notify(channel.id, 'sync');
     };
-    return { app, notifier, hook, hookPort, open };
+    /** Every attempt started was answered and logged, and none waits for a retry. */
+    const settled = () => scheduler.until(() => scheduler.waiting() === 0, 'every attempt answered');
+    return { app, notifier, hook, hookPort, open, settled };
   }
 
   it('a stored channel whose address names the service is logged as failed, never sent, never retried', async (t) => {
-    const { app, notifier, hook, hookPort, open } = await setup(t);
+    const { app, notifier, hook, hookPort, open, settled } = await setup(t);
     app.port = hookPort;
     open('stored-self', `http://127.0.0.1:${hookPort}/self`);
-    for (let i = 0; i < 100 && notifier.deliveries('stored-self').length === 0; i++) await delay(10);
-    await delay(100);
+    await settled();
     assert.equal(hook.at('/self').length, 0);
     // Control: with another service port the same address reaches the receiver.
     app.port = 1;
@@ -142,15 +145,14 @@ describe('delivery never contacts the service itself', () => {
       t.skip(`this machine's host name ${name} does not resolve to a loopback address`);
       return;
     }
-    const { app, notifier, hook, hookPort, open } = await setup(t);
+    const { app, notifier, hook, hookPort, open, settled } = await setup(t);
     // Control: with another service port the same name reaches the receiver.
     app.port = 1;
     open('by-name-control', `http://${name}:${hookPort}/control`);
     await hook.waitFor('/control', 1);
     app.port = hookPort;
     open('by-name', `http://${name}:${hookPort}/self`);
-    for (let i = 0; i < 100 && notifier.deliveries('by-name').length === 0; i++) await delay(10);
-    await delay(100);
+    await settled();
     assert.equal(hook.at('/self').length, 0);
     assert.deepEqual(notifier.deliveries('by-name').map((a) => [a.attempt, a.outcome, a.error]), [[1, 'failed', 'the address reaches this service itself; nothing was sent']]);
   });

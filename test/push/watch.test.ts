@@ -2,17 +2,20 @@
 // (BEHAVIOUR.md §5, METHODS.md §2.7, §2.16, §2.17, CONTRACT §5 GET /__svc/channels).
 //
 // "Nothing is delivered" is checked against a control channel on the same collection that stays
-// open: once the control channel has received the change, the stopped one would have too.
+// open: the change is sent to every channel watching on the same turn, so once the control channel
+// has received it and no attempt is in flight (the service's timers are a ManualScheduler), the
+// stopped one would have too. Retry waits are stepped on that scheduler, never waited for.
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { setTimeout as delay } from 'node:timers/promises';
 import { start } from '../../src/index.ts';
+import { DEFAULT_DELIVERY_OPTIONS } from '../../src/push/delivery.ts';
 import { api, INSUFFICIENT_PERMISSIONS, NOT_FOUND, reason } from '../_helpers/calendar.ts';
+import { ManualScheduler } from '../_helpers/manual-time.ts';
 import { advanceClock, obtainToken } from '../_helpers/oauth.ts';
 import { call, postJson } from '../_helpers/service.ts';
-import { startWebhook } from '../_helpers/webhook.ts';
+import { attemptsSettled, startWebhook } from '../_helpers/webhook.ts';
 import type { WebhookReceiver } from '../_helpers/webhook.ts';
 
 const AIKO = 'aiko.tanaka@example.com';
@@ -26,12 +29,14 @@ const NEW_EVENT = { summary: 'Watched', start: { dateTime: '2026-10-20T10:00:00+
 interface Ctx {
   url: string;
   hook: WebhookReceiver;
+  scheduler: ManualScheduler;
 }
 
 async function setup(t: { after(fn: () => unknown): void }): Promise<Ctx> {
-  const service = await start({ port: 0 });
+  const scheduler = new ManualScheduler();
+  const service = await start({ port: 0, scheduler });
   t.after(() => service.close());
-  return { url: service.url, hook: await startWebhook(t) };
+  return { url: service.url, hook: await startWebhook(t), scheduler };
 }
 
 async function token(url: string, scope: string, user = 'user-aiko'): Promise<{ access: string; connectionId: string; refresh?: string }> {
@@ -67,10 +72,10 @@ async function serviceNow(url: string): Promise<number> {
   return Date.parse((await call(`${url}/__svc/clock`)).json.now);
 }
 
-/** Waits until the control channel received `count` messages, then a little longer for any stray one. */
-async function settle(hook: WebhookReceiver, controlPath: string, count: number): Promise<void> {
-  await hook.waitFor(controlPath, count);
-  await delay(150);
+/** Waits until the control channel received `count` messages and every message sent was answered. */
+async function settle(ctx: Ctx, controlPath: string, count: number): Promise<void> {
+  await ctx.hook.waitFor(controlPath, count);
+  await attemptsSettled(ctx.scheduler);
 }
 
 describe('events.watch', () => {
@@ -152,7 +157,8 @@ describe('events.watch', () => {
   });
 
   it('watches one calendar: changes elsewhere do not notify; primary and the calendar id share the resourceId', async (t) => {
-    const { url, hook } = await setup(t);
+    const ctx = await setup(t);
+    const { url, hook } = ctx;
     const { access } = await token(url, 'calendar');
     const byAlias = await watchEvents(url, access, 'primary', channel(hook, 'ch-alias'));
     const byId = await watchEvents(url, access, AIKO, channel(hook, 'ch-id'));
@@ -163,13 +169,13 @@ describe('events.watch', () => {
     await hook.waitFor('/ch-team', 1);
 
     assert.equal((await insertEvent(url, access, TEAM)).status, 200);
-    await settle(hook, '/ch-team', 2);
+    await settle(ctx, '/ch-team', 2);
     assert.deepEqual(states(hook, '/ch-alias'), ['1:sync']);
     assert.deepEqual(states(hook, '/ch-id'), ['1:sync']);
     // a calendar-list change is not an events change
     assert.equal((await api(url, access, `users/me/calendarList/${encodeURIComponent(TEAM)}`, { method: 'PATCH', body: { colorId: '3' } })).status, 200);
     assert.equal((await insertEvent(url, access, TEAM)).status, 200);
-    await settle(hook, '/ch-team', 3);
+    await settle(ctx, '/ch-team', 3);
     assert.deepEqual(states(hook, '/ch-team'), ['1:sync', '2:exists', '3:exists']);
   });
 
@@ -188,7 +194,7 @@ describe('events.watch', () => {
 
 describe('watch request validation', () => {
   it('refuses a bad Channel body with a 400 naming the problem', async (t) => {
-    const { url, hook } = await setup(t);
+    const { url, hook, scheduler } = await setup(t);
     const { access } = await token(url, 'calendar');
     const address = `${hook.url}/v`;
     const cases: Array<[string, unknown, string, RegExp]> = [
@@ -224,7 +230,7 @@ describe('watch request validation', () => {
     assert.equal(notJson.status, 400);
     // nothing was opened, nothing delivered
     assert.deepEqual((await call(`${url}/__svc/channels`)).json.channels, []);
-    await delay(100);
+    await attemptsSettled(scheduler);
     assert.equal(hook.received.length, 0);
   });
 
@@ -309,7 +315,8 @@ describe('calendarList.watch', () => {
   });
 
   it('is per user: another user\'s list changes and event changes do not notify', async (t) => {
-    const { url, hook } = await setup(t);
+    const ctx = await setup(t);
+    const { url, hook } = ctx;
     const aiko = await token(url, 'calendar');
     const ben = await token(url, 'calendar', 'user-ben');
     const aikoList = await watchList(url, aiko.access, channel(hook, 'aiko-list'));
@@ -318,14 +325,15 @@ describe('calendarList.watch', () => {
     await hook.waitFor('/aiko-list', 1);
     assert.equal((await insertEvent(url, aiko.access)).status, 200);
     assert.equal((await api(url, ben.access, 'users/me/calendarList/primary', { method: 'PATCH', body: { colorId: '2' } })).status, 200);
-    await settle(hook, '/ben-list', 2);
+    await settle(ctx, '/ben-list', 2);
     assert.deepEqual(states(hook, '/aiko-list'), ['1:sync']);
   });
 });
 
 describe('channels.stop', () => {
   it('204 with an empty body for the opening connection; nothing is delivered afterwards', async (t) => {
-    const { url, hook } = await setup(t);
+    const ctx = await setup(t);
+    const { url, hook } = ctx;
     const { access } = await token(url, 'calendar');
     const opened = await watchEvents(url, access, 'primary', channel(hook, 'stopped'));
     await watchEvents(url, access, 'primary', channel(hook, 'control'));
@@ -334,7 +342,7 @@ describe('channels.stop', () => {
     assert.equal(res.status, 204);
     assert.equal(res.text, '');
     assert.equal((await insertEvent(url, access)).status, 200);
-    await settle(hook, '/control', 2);
+    await settle(ctx, '/control', 2);
     assert.deepEqual(states(hook, '/stopped'), ['1:sync']);
     // gone: a second stop is 404
     assert.equal((await stop(url, access, { id: 'stopped', resourceId: opened.json.resourceId })).status, 404);
@@ -398,7 +406,7 @@ describe('channels stopped by the workspace', () => {
 
   async function assertVictimSilent(ctx: Ctx & { other: { access: string } }) {
     assert.equal((await insertEvent(ctx.url, ctx.other.access)).status, 200);
-    await settle(ctx.hook, '/control', 2);
+    await settle(ctx, '/control', 2);
     assert.deepEqual(states(ctx.hook, '/victim'), ['1:sync']);
     const ids = (await call(`${ctx.url}/__svc/channels`)).json.channels.map((c: { id: string }) => c.id);
     assert.deepEqual(ids, ['control']);
@@ -446,7 +454,7 @@ describe('channels stopped by the workspace', () => {
       const fresh = await token(ctx.url, 'calendar');
       assert.equal((await watchEvents(ctx.url, fresh.access, 'primary', channel(ctx.hook, 'fresh'))).status, 200);
       assert.equal((await insertEvent(ctx.url, fresh.access)).status, 200);
-      await settle(ctx.hook, '/fresh', 2);
+      await settle(ctx, '/fresh', 2);
       assert.deepEqual(states(ctx.hook, '/victim'), ['1:sync']);
       assert.deepEqual(states(ctx.hook, '/control'), ['1:sync']);
     });
@@ -455,20 +463,20 @@ describe('channels stopped by the workspace', () => {
 
 describe('delivery through the service', () => {
   it('retries after a 500: two attempts logged, the message delivered once', async (t) => {
-    const { url, hook } = await setup(t);
+    const { url, hook, scheduler } = await setup(t);
     const { access, connectionId } = await token(url, 'calendar');
     hook.failNext(1, 500);
     const opened = await watchEvents(url, access, 'primary', channel(hook, 'retry'));
+    const { retryBaseMs } = DEFAULT_DELIVERY_OPTIONS;
+    await scheduler.until(() => scheduler.waiting(retryBaseMs) === 1, 'the retry wait');
+    scheduler.advance(retryBaseMs);
     await hook.waitFor('/retry', 2);
+    await attemptsSettled(scheduler);
     assert.deepEqual(hook.at('/retry').map((h) => [h.headers['x-goog-message-number'], h.answered]), [
       ['1', 500],
       ['1', 200],
     ]);
-    let listed: any;
-    for (let i = 0; i < 100 && listed?.deliveries.length !== 2; i++) {
-      listed = (await call(`${url}/__svc/channels`)).json.channels[0];
-      await delay(10);
-    }
+    const listed = (await call(`${url}/__svc/channels`)).json.channels[0];
     assert.deepEqual({ ...listed, deliveries: undefined }, {
       id: 'retry',
       resourceId: opened.json.resourceId,
@@ -486,29 +494,32 @@ describe('delivery through the service', () => {
   });
 
   it('an expired channel (service clock) delivers nothing', async (t) => {
-    const { url, hook } = await setup(t);
+    const ctx = await setup(t);
+    const { url, hook } = ctx;
     const { access } = await token(url, 'calendar');
     assert.equal((await watchEvents(url, access, 'primary', channel(hook, 'short', { params: { ttl: '60' } }))).status, 200);
     await hook.waitFor('/short', 1);
     await advanceClock(url, 61);
     assert.equal((await watchEvents(url, access, 'primary', channel(hook, 'control'))).status, 200);
     assert.equal((await insertEvent(url, access)).status, 200);
-    await settle(hook, '/control', 2);
+    await settle(ctx, '/control', 2);
     assert.deepEqual(states(hook, '/short'), ['1:sync']);
     // still listed, with its past expiration
     const listed = (await call(`${url}/__svc/channels`)).json.channels.map((c: { id: string }) => c.id);
     assert.deepEqual(listed, ['short', 'control']);
   });
 
-  it('the API answer does not wait for the receiver', async (t) => {
-    const { url, hook } = await setup(t);
+  it('the API answer does not wait for the receiver', { timeout: 10_000 }, async (t) => {
+    const { url, hook, scheduler } = await setup(t);
     const { access } = await token(url, 'calendar');
     hook.hangNext(5);
-    const started = Date.now();
     const res = await watchEvents(url, access, 'primary', channel(hook, 'slow'));
     assert.equal(res.status, 200);
+    await hook.waitFor('/slow', 1);
     assert.equal((await insertEvent(url, access)).status, 200);
-    assert.ok(Date.now() - started < 2000, 'the watch and insert answered while the receiver hung');
+    // The attempt never times out on this scheduler: the receiver still holds the sync message.
+    assert.deepEqual(hook.at('/slow').map((h) => h.answered), [null]);
+    assert.equal(scheduler.waiting(DEFAULT_DELIVERY_OPTIONS.timeoutMs), 1, 'the watch and insert answered while the receiver hung');
   });
 });
 
