@@ -2,7 +2,6 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   DateTimeError,
-  addDays,
   daysBetween,
   formatBasicUtc,
   formatDate,
@@ -10,7 +9,6 @@ import {
   parseDate,
   parseDateTimeWall,
   parseDateTimeWithZone,
-  parseLocalDateTime,
   parseRfc3339,
   startOfDateInZone,
 } from '../../src/domain/time/datetime.ts';
@@ -50,8 +48,6 @@ test('parseRfc3339 rejections name the field and the part', () => {
 });
 
 test('local date-times and dateTime + timeZone pairs', () => {
-  assert.deepEqual(parseLocalDateTime('2026-03-08T02:30:00', 'start.dateTime'), { year: 2026, month: 3, day: 8, hour: 2, minute: 30, second: 0, millisecond: 0 });
-  rejects(() => parseLocalDateTime('2026-03-08T02:30:00Z', 'start.dateTime'), 'start.dateTime', /must not carry/);
   // No offset: read in the zone; a nonexistent time moves forward by the gap (RFC 5545 §3.3.5).
   assert.equal(parseDateTimeWithZone('2026-03-08T02:30:00', 'America/New_York', 'start.dateTime'), Date.parse('2026-03-08T07:30:00Z'));
   assert.equal(parseDateTimeWithZone('2026-11-01T01:30:00', 'America/New_York', 'start.dateTime'), Date.parse('2026-11-01T05:30:00Z'));
@@ -80,7 +76,7 @@ test('all-day dates', () => {
   rejects(() => parseDate('2026-02-29', 'start.date'), 'start.date', /day 29 is out of range 1-28/);
   rejects(() => parseDate('2026-00-10', 'start.date'), 'start.date', /month 0/);
   rejects(() => parseDate('2026-01-10T00:00:00Z', 'start.date'), 'start.date', /not a date/);
-  assert.equal(formatDate(addDays({ year: 2026, month: 12, day: 31 }, 1)), '2027-01-01');
+  assert.equal(formatDate({ year: 987, month: 1, day: 1 }), '0987-01-01');
   assert.equal(daysBetween({ year: 2024, month: 2, day: 28 }, { year: 2024, month: 3, day: 1 }), 2);
   assert.equal(startOfDateInZone({ year: 2026, month: 10, day: 19 }, 'Asia/Tokyo'), Date.parse('2026-10-18T15:00:00Z'));
 });

@@ -8,7 +8,6 @@ import {
   MS_PER_DAY,
   MS_PER_HOUR,
   MS_PER_MINUTE,
-  civilFromDays,
   daysFromCivil,
   daysInMonth,
   instantToWallMs,
@@ -104,15 +103,6 @@ export function parseRfc3339(text: string, field: string): number {
   return wallToMs(p.wall) - p.offset;
 }
 
-/** A date-time without offset (`2026-10-19T10:00:00`), for `dateTime` paired with `timeZone`. */
-export function parseLocalDateTime(text: string, field: string): WallTime {
-  const p = parseDateTimeText(text, field);
-  if (p.offset !== undefined) {
-    throw new DateTimeError(field, `"${text}" must not carry a time zone offset here`);
-  }
-  return p.wall;
-}
-
 /** Whether an RFC 3339 text carries an offset (assumes it otherwise parses). */
 export function hasOffset(text: string): boolean {
   return /(?:[Zz]|[+-]\d{2}:\d{2})$/.test(text);
@@ -150,7 +140,8 @@ export function parseDateTimeWithZone(
  */
 export function parseDateTimeWall(dateTime: string, timeZone: string, field: string): number {
   const instant = parseDateTimeWithZone(dateTime, timeZone, field);
-  return hasOffset(dateTime) ? instantToWallMs(instant, timeZone) : wallToMs(parseLocalDateTime(dateTime, field));
+  const p = parseDateTimeText(dateTime, field);
+  return p.offset !== undefined ? instantToWallMs(instant, timeZone) : wallToMs(p.wall);
 }
 
 /** An all-day `YYYY-MM-DD` date. */
@@ -169,12 +160,8 @@ export function formatDate(d: CivilDate): string {
 }
 
 /** Days since 1970-01-01 of a civil date. */
-export function dateToDays(d: CivilDate): number {
+function dateToDays(d: CivilDate): number {
   return daysFromCivil(d.year, d.month, d.day);
-}
-
-export function addDays(d: CivilDate, n: number): CivilDate {
-  return civilFromDays(daysFromCivil(d.year, d.month, d.day) + n);
 }
 
 /** Whole days from `a` to `b` (b - a). */

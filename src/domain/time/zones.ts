@@ -128,7 +128,7 @@ export function isValidTimeZone(name: string): boolean {
   return ok;
 }
 
-export class TimeZoneError extends Error {
+class TimeZoneError extends Error {
   readonly zone: string;
   constructor(zone: string) {
     super(`Unknown time zone "${zone}"`);
@@ -245,7 +245,7 @@ function readBlock(f: Intl.DateTimeFormat, index: number): Block {
 }
 
 /** Offset of `zone` from UTC at `instant`, in milliseconds (local = UTC + offset). */
-export function offsetAt(zone: string, instant: number): number {
+function offsetAt(zone: string, instant: number): number {
   const c = zoneCache(zone);
   if (c.fixed !== undefined) return c.fixed;
   const index = Math.floor(instant / BLOCK);
@@ -264,11 +264,6 @@ export function offsetAt(zone: string, instant: number): number {
 /** Wall milliseconds (civil fields read as UTC) of `instant` in `zone`. */
 export function instantToWallMs(instant: number, zone: string): number {
   return instant + offsetAt(zone, instant);
-}
-
-/** The civil fields a clock in `zone` shows at `instant`. */
-export function toWallTime(instant: number, zone: string): WallTime {
-  return msToWall(instantToWallMs(instant, zone));
 }
 
 /**
@@ -301,10 +296,6 @@ export function wallMsToInstant(wallMs: number, zone: string): number {
   return t1; // nonexistent: offset before the gap
 }
 
-export function wallTimeToInstant(wall: WallTime, zone: string): number {
-  return wallMsToInstant(wallToMs(wall), zone);
-}
-
 // ---------------------------------------------------------------------------------------------
 // RFC 3339 output.
 
@@ -323,14 +314,14 @@ function formatWallFields(w: WallTime): string {
 }
 
 /** `±hh:mm` for an offset in milliseconds (seconds of historic LMT offsets are dropped). */
-export function formatOffset(offsetMs: number): string {
+function formatOffset(offsetMs: number): string {
   const sign = offsetMs < 0 ? '-' : '+';
   const total = Math.floor(Math.abs(offsetMs) / MS_PER_MINUTE);
   return `${sign}${pad2(Math.floor(total / 60))}:${pad2(total % 60)}`;
 }
 
 /** RFC 3339 §5.6 timestamp in UTC (`2026-10-19T01:00:00Z`); milliseconds are dropped. */
-export function formatRfc3339Utc(instant: number): string {
+function formatRfc3339Utc(instant: number): string {
   return `${formatWallFields(msToWall(instant))}Z`;
 }
 
