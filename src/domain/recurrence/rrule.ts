@@ -79,6 +79,23 @@ function parseByDay(raw: string): WeekdayNum[] {
   return out;
 }
 
+type ListPart = 'BYSECOND' | 'BYMINUTE' | 'BYHOUR' | 'BYMONTHDAY' | 'BYYEARDAY' | 'BYWEEKNO' | 'BYMONTH' | 'BYSETPOS';
+
+/** The integer-list parts (§3.3.10): their range, and whether a negative value counts from the end. */
+const LIST_PARTS: Readonly<Record<ListPart, readonly [min: number, max: number, fromEnd: boolean]>> = {
+  // §3.3.10 admits 60 for a leap second, which epoch milliseconds cannot represent.
+  BYSECOND: [0, 59, false],
+  BYMINUTE: [0, 59, false],
+  BYHOUR: [0, 23, false],
+  BYMONTHDAY: [1, 31, true],
+  BYYEARDAY: [1, 366, true],
+  BYWEEKNO: [1, 53, true],
+  BYMONTH: [1, 12, false],
+  BYSETPOS: [1, 366, true],
+};
+
+const isListPart = (name: string): name is ListPart => Object.hasOwn(LIST_PARTS, name);
+
 /** Parses the value of an RRULE or EXRULE line (`FREQ=WEEKLY;BYDAY=MO`). */
 function parseRRule(value: string, options: ParseOptions): RRule {
   if (value.length === 0) throw new RecurrenceError('RRULE', 'the rule is empty');
@@ -87,15 +104,9 @@ function parseRRule(value: string, options: ParseOptions): RRule {
   let interval = 1;
   let count: number | undefined;
   let until: BasicValue | undefined;
-  let bySecond: number[] = [];
-  let byMinute: number[] = [];
-  let byHour: number[] = [];
+  const lists = new Map<ListPart, number[]>();
+  const list = (part: ListPart): number[] => lists.get(part) ?? [];
   let byDay: WeekdayNum[] = [];
-  let byMonthDay: number[] = [];
-  let byYearDay: number[] = [];
-  let byWeekNo: number[] = [];
-  let byMonth: number[] = [];
-  let bySetPos: number[] = [];
   let wkst = 0; // §3.3.10: WKST defaults to MO
 
   for (const piece of value.split(';')) {
@@ -136,39 +147,17 @@ function parseRRule(value: string, options: ParseOptions): RRule {
           throw e;
         }
         break;
-      case 'BYSECOND':
-        // §3.3.10 admits 60 for a leap second, which epoch milliseconds cannot represent.
-        bySecond = parseIntList('BYSECOND', raw, 0, 59, false);
-        break;
-      case 'BYMINUTE':
-        byMinute = parseIntList('BYMINUTE', raw, 0, 59, false);
-        break;
-      case 'BYHOUR':
-        byHour = parseIntList('BYHOUR', raw, 0, 23, false);
-        break;
       case 'BYDAY':
         byDay = parseByDay(raw);
-        break;
-      case 'BYMONTHDAY':
-        byMonthDay = parseIntList('BYMONTHDAY', raw, 1, 31, true);
-        break;
-      case 'BYYEARDAY':
-        byYearDay = parseIntList('BYYEARDAY', raw, 1, 366, true);
-        break;
-      case 'BYWEEKNO':
-        byWeekNo = parseIntList('BYWEEKNO', raw, 1, 53, true);
-        break;
-      case 'BYMONTH':
-        byMonth = parseIntList('BYMONTH', raw, 1, 12, false);
-        break;
-      case 'BYSETPOS':
-        bySetPos = parseIntList('BYSETPOS', raw, 1, 366, true);
         break;
       case 'WKST':
         wkst = parseWeekday('WKST', raw);
         break;
-      default:
-        throw new RecurrenceError(name, `unknown rule part "${name}"`);
+      default: {
+        if (!isListPart(name)) throw new RecurrenceError(name, `unknown rule part "${name}"`);
+        const [min, max, fromEnd] = LIST_PARTS[name];
+        lists.set(name, parseIntList(name, raw, min, max, fromEnd));
+      }
     }
   }
 
@@ -177,13 +166,13 @@ function parseRRule(value: string, options: ParseOptions): RRule {
     throw new RecurrenceError('UNTIL', 'UNTIL and COUNT must not both be given');
   }
   // §3.3.10 restrictions on which parts go with which frequency.
-  if (byWeekNo.length > 0 && freq !== 'YEARLY') {
+  if (lists.has('BYWEEKNO') && freq !== 'YEARLY') {
     throw new RecurrenceError('BYWEEKNO', `BYWEEKNO is only allowed with FREQ=YEARLY, not ${freq}`);
   }
-  if (byYearDay.length > 0 && (freq === 'DAILY' || freq === 'WEEKLY' || freq === 'MONTHLY')) {
+  if (lists.has('BYYEARDAY') && (freq === 'DAILY' || freq === 'WEEKLY' || freq === 'MONTHLY')) {
     throw new RecurrenceError('BYYEARDAY', `BYYEARDAY is not allowed with FREQ=${freq}`);
   }
-  if (byMonthDay.length > 0 && freq === 'WEEKLY') {
+  if (lists.has('BYMONTHDAY') && freq === 'WEEKLY') {
     throw new RecurrenceError('BYMONTHDAY', 'BYMONTHDAY is not allowed with FREQ=WEEKLY');
   }
   const ordinal = byDay.find((w) => w.ordinal !== 0);
@@ -192,13 +181,12 @@ function parseRRule(value: string, options: ParseOptions): RRule {
     if (freq !== 'MONTHLY' && freq !== 'YEARLY') {
       throw new RecurrenceError('BYDAY', `BYDAY value "${text}" has an ordinal, which is only allowed with FREQ=MONTHLY or YEARLY`);
     }
-    if (freq === 'YEARLY' && byWeekNo.length > 0) {
+    if (freq === 'YEARLY' && lists.has('BYWEEKNO')) {
       throw new RecurrenceError('BYDAY', `BYDAY value "${text}" has an ordinal, which is not allowed together with BYWEEKNO`);
     }
   }
-  if (bySetPos.length > 0) {
-    const others = [bySecond, byMinute, byHour, byDay, byMonthDay, byYearDay, byWeekNo, byMonth];
-    if (!others.some((l) => l.length > 0)) {
+  if (lists.has('BYSETPOS')) {
+    if (byDay.length === 0 && lists.size === 1) {
       throw new RecurrenceError('BYSETPOS', 'BYSETPOS must be used together with another BYxxx rule part');
     }
   }
@@ -206,8 +194,8 @@ function parseRRule(value: string, options: ParseOptions): RRule {
     if (freq === 'HOURLY' || freq === 'MINUTELY' || freq === 'SECONDLY') {
       throw new RecurrenceError('FREQ', `FREQ=${freq} is not allowed for an all-day event`);
     }
-    for (const [part, list] of [['BYHOUR', byHour], ['BYMINUTE', byMinute], ['BYSECOND', bySecond]] as const) {
-      if (list.length > 0) throw new RecurrenceError(part, `${part} is not allowed for an all-day event`);
+    for (const part of ['BYHOUR', 'BYMINUTE', 'BYSECOND'] as const) {
+      if (lists.has(part)) throw new RecurrenceError(part, `${part} is not allowed for an all-day event`);
     }
   }
 
@@ -217,15 +205,15 @@ function parseRRule(value: string, options: ParseOptions): RRule {
     interval,
     count,
     until,
-    bySecond: sorted(bySecond),
-    byMinute: sorted(byMinute),
-    byHour: sorted(byHour),
+    bySecond: sorted(list('BYSECOND')),
+    byMinute: sorted(list('BYMINUTE')),
+    byHour: sorted(list('BYHOUR')),
     byDay,
-    byMonthDay,
-    byYearDay,
-    byWeekNo,
-    byMonth: sorted(byMonth),
-    bySetPos,
+    byMonthDay: list('BYMONTHDAY'),
+    byYearDay: list('BYYEARDAY'),
+    byWeekNo: list('BYWEEKNO'),
+    byMonth: sorted(list('BYMONTH')),
+    bySetPos: list('BYSETPOS'),
     wkst,
   };
   const candidates = periodCandidateBound(rule);
