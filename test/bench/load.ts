@@ -8,7 +8,7 @@ import { connect } from 'node:net';
 import type { Socket } from 'node:net';
 
 export interface RequestSpec {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH';
   path: string;
   headers?: Record<string, string>;
   body?: string;

@@ -1,7 +1,9 @@
 // Concurrency (issue 8, "must work" 4): 50 clients at once against the real CLI on a database
-// file, mixed reads and writes for a bounded time, while another process now and then holds the
-// database's write lock. No answer is a 500, no SQLite error reaches a client, and the final
-// state is exactly what the acknowledged operations say.
+// file, a fixed number of mixed reads and writes each, while another process now and then holds
+// the database's write lock. No answer is a 500, no SQLite error reaches a client, and the final
+// state is exactly what the acknowledged operations say. Correctness only: the throughput of
+// this workload is a row of the benchmark (test/bench/run.ts, "mixed workload"), where the
+// machine's load cannot fail a test.
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -11,7 +13,7 @@ import { SQLITE_SKIP } from '../_helpers/node.ts';
 import { obtainToken } from '../_helpers/oauth.ts';
 
 const CLIENTS = 50;
-const DURATION_MS = 2500;
+const REQUESTS_PER_CLIENT = 12;
 const EVENTS = '/calendar/v3/calendars/primary/events';
 const USERS = ['user-aiko', 'user-ben', 'user-carmen'];
 
@@ -42,7 +44,6 @@ describe('50 parallel clients on the SQLite store', { skip: SQLITE_SKIP }, () =>
 
     const failures: string[] = [];
     let answered = 0;
-    const deadline = performance.now() + DURATION_MS;
     /** Per client: the events it owns and their acknowledged summaries (undefined: deleted). */
     const finalState = new Map<string, { token: string; events: Map<string, string | undefined> }>();
 
@@ -52,7 +53,7 @@ describe('50 parallel clients on the SQLite store', { skip: SQLITE_SKIP }, () =>
       const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
       const events = new Map<string, string | undefined>();
       finalState.set(`c${c}`, { token, events });
-      for (let n = 0; performance.now() < deadline; n++) {
+      for (let n = 0; n < REQUESTS_PER_CLIENT; n++) {
         const live = [...events].filter(([, s]) => s !== undefined).map(([id]) => id);
         const roll = r.next();
         let path: string;
@@ -98,7 +99,7 @@ describe('50 parallel clients on the SQLite store', { skip: SQLITE_SKIP }, () =>
     await locker;
 
     assert.deepEqual(failures, []);
-    assert.ok(answered > CLIENTS * 5, `only ${answered} requests answered`);
+    assert.equal(answered, CLIENTS * REQUESTS_PER_CLIENT);
     assert.doesNotMatch(service.stderr(), /SQLITE|internal error|failed to answer/i);
     for (const token of tokens.values()) assert.ok(!service.stderr().includes(token), 'an access token was logged');
 
