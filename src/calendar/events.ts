@@ -6,12 +6,14 @@
 // How events.list reads the store, so the cost follows the window and the page, never the
 // calendar (STYLE.md; issue 5 "indexes, not scans"):
 // - singleEvents=true: the window's events from listEventsOverlapping, series expanded only over
-//   the window and only as far as the page needs; ordered by start then id; the page token
-//   carries the (start, id) of the last item.
+//   the window (up to timeMax, else the horizon: horizon.ts) and only as far as the page needs,
+//   kept while nothing in them changes (window-cache.ts); ordered by start then id; the page
+//   token carries the (start, id) of the last item.
 // - a time window without singleEvents: listEventsOverlapping, ordered by id (cursor: last id).
 // - no window: listEventsChangedSince in change order, which is also the order of `updated`
 //   (cursor: the change sequence), in batches, each request examining a bounded number.
-// - syncToken: listEventsChangedSince from the token's sequence.
+// - syncToken: listEventsChangedSince from the token's sequence; with singleEvents=true the
+//   changes are reported as instances over the token's window (instance-sync.ts).
 // The nextSyncToken is a change-sequence watermark: every change after it has a larger sequence.
 // A windowed listing takes the largest sequence in the window on its first page and carries it
 // through its page tokens, so a change made while paging is never lost.
