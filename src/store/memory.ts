@@ -1,185 +1,25 @@
-// The in-memory backend of the Store interface: the same behaviour as sqlite.ts, in Maps.
-//
-// Isolation: events, calendars and calendar list entries are stored deeply frozen and handed
-// out as they are (Store: records read are read-only), so reads copy nothing: a page of 250
-// events is 250 references, not 250 deep copies for the garbage collector. A put keeps a frozen
-// copy of what it is given, reusing any part that is already deeply frozen (storedJson): a
-// record built from one it read shares the unchanged parts with it. The few other records
-// (users, clients, connections, tokens, channels) are still copied in and out.
+// The in-memory backend of the Store interface: the same behaviour as sqlite.ts, in Maps. The
+// records it keeps (frozen or copied) are memory-records.ts; one calendar's events with their
+// indexes, memory-events.ts.
 //
 // Atomicity: inside transaction(), every mutation pushes its inverse onto an undo log; when fn
 // throws, the log is replayed backwards to the mark taken when that (possibly nested) call
 // began, like a SAVEPOINT. Outside a transaction each method is one synchronous step, and the
 // multi-step ones (cascades, clearWorkspace) wrap themselves in transaction().
 //
-// Indexes, so that reads follow the size of the answer rather than of the calendar:
-// - events by id: a chunked sorted list (listEventsPage);
-// - events by (seq, id): a chunked sorted list (listEventsChangedSince);
-// - short events (span <= SHORT_EVENT_MAX_MS, not recurring) bucketed by the UTC day of their
-//   start, long ones in one set per calendar (listEventsOverlapping);
-// - exceptions by recurringEventId, events by iCalUID;
-// - access and refresh tokens by connection, access tokens by expiry (the purge takes the
-//   soonest expired first).
-// Users, calendars, connections and channels are few, so their lists scan and sort.
+// Indexes, so that reads follow the size of the answer rather than of the calendar: the events'
+// (memory-events.ts); access and refresh tokens by connection, access tokens by expiry (the
+// purge takes the soonest expired first). Users, calendars, connections and channels are few, so
+// their lists scan and sort.
 
-import type {
-  AccessTokenRecord,
-  CalendarListEntryRecord,
-  CalendarRecord,
-  ChannelRecord,
-  ChannelResource,
-  ClientRecord,
-  ConnectionRecord,
-  EventRecord,
-  Json,
-  JsonObject,
-  RefreshTokenRecord,
-  Store,
-  UserRecord,
-} from './store.ts';
+import { refuseThenable } from './backend-rules.ts';
+import { CalendarEvents } from './memory-events.ts';
+import { byCreation, compareByExpiry, compareStrings, copyAccessToken, copyChannel, copyClient,
+  copyConnection, copyRefreshToken, copyUser, resourceKey, storedCalendar, storedEntry, storedEvent } from './memory-records.ts';
+import { MultiIndex } from './multi-index.ts';
 import { SortedList } from './sorted-list.ts';
-import { hasDefaultICalUID, idOfDefaultICalUID, isLongEvent, SHORT_EVENT_MAX_MS } from './sqlite.ts';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-/**
- * The deeply frozen form of `v` a put keeps: `v` itself when it already is deeply frozen, else a
- * frozen copy that reuses every deeply frozen part of it. A frozen object with a mutable child
- * is copied, so no later edit by the caller can reach the store.
- */
-function storedJson<T extends Json>(v: T): T {
-  if (typeof v !== 'object' || v === null) return v;
-  let same = Object.isFrozen(v);
-  if (Array.isArray(v)) {
-    const items = v.map((item) => {
-      const kept = storedJson(item);
-      if (kept !== item) same = false;
-      return kept;
-    });
-    return (same ? v : Object.freeze(items)) as T;
-  }
-  const out: JsonObject = {};
-  for (const k in v) {
-    const value = (v as JsonObject)[k] as Json;
-    const kept = storedJson(value);
-    if (kept !== value) same = false;
-    out[k] = kept;
-  }
-  return (same ? v : Object.freeze(out)) as T;
-}
-
-const storedEvent = (e: EventRecord): EventRecord => Object.freeze<EventRecord>({
-  calendarId: e.calendarId,
-  id: e.id,
-  seq: e.seq,
-  status: e.status,
-  recurring: e.recurring,
-  recurringEventId: e.recurringEventId,
-  originalStartMs: e.originalStartMs,
-  startMs: e.startMs,
-  endMs: e.endMs,
-  iCalUID: e.iCalUID,
-  updatedMs: e.updatedMs,
-  data: storedJson(e.data),
-});
-const copyClient = (c: ClientRecord): ClientRecord => ({ ...c, redirectUris: [...c.redirectUris] });
-const copyUser = (u: UserRecord): UserRecord => ({ ...u });
-const storedCalendar = (c: CalendarRecord): CalendarRecord => Object.freeze({ ...c, data: storedJson(c.data) });
-const storedEntry = (e: CalendarListEntryRecord): CalendarListEntryRecord => Object.freeze({ ...e, data: storedJson(e.data) });
-const copyConnection = (c: ConnectionRecord): ConnectionRecord => ({ ...c, scopes: [...c.scopes] });
-const copyAccessToken = (t: AccessTokenRecord): AccessTokenRecord => ({ ...t });
-const copyRefreshToken = (t: RefreshTokenRecord): RefreshTokenRecord => ({ ...t });
-const copyChannel = (c: ChannelRecord): ChannelRecord => ({ ...c, resource: { ...c.resource } });
-
-// UTF-16 code unit order; SQLite's BINARY collation orders UTF-8 bytes. The two agree except
-// between U+E000..U+FFFF and astral characters, which ids and calendar ids never contain.
-const compareStrings = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-const byCreation = (a: { createdAt: number; id: string }, b: { createdAt: number; id: string }): number =>
-  a.createdAt - b.createdAt || compareStrings(a.id, b.id);
-const resourceKey = (r: ChannelResource): string => (r.kind === 'events' ? r.calendarId : r.userId);
-const compareBySeq = (a: EventRecord, b: EventRecord): number => a.seq - b.seq || compareStrings(a.id, b.id);
-const compareByExpiry = (a: AccessTokenRecord, b: AccessTokenRecord): number => a.expiresAt - b.expiresAt || compareStrings(a.hash, b.hash);
-
-/** A multimap from string keys to items, storing a lone item without a Set around it. */
-class MultiIndex<T> {
-  readonly #map = new Map<string, T | Set<T>>();
-  add(key: string, item: T): void {
-    const cur = this.#map.get(key);
-    if (cur === undefined) this.#map.set(key, item);
-    else if (cur instanceof Set) cur.add(item);
-    else this.#map.set(key, new Set([cur, item]));
-  }
-  delete(key: string, item: T): void {
-    const cur = this.#map.get(key);
-    if (cur === item) this.#map.delete(key);
-    else if (cur instanceof Set) {
-      cur.delete(item);
-      if (cur.size === 1) this.#map.set(key, cur.values().next().value as T);
-    }
-  }
-  get(key: string): T[] {
-    const cur = this.#map.get(key);
-    return cur === undefined ? [] : cur instanceof Set ? [...cur] : [cur];
-  }
-}
-
-/** One calendar's events with their indexes; every index holds the stored record objects. */
-class CalendarEvents {
-  readonly byId = new Map<string, EventRecord>();
-  readonly ids = new SortedList<string>(compareStrings);
-  readonly bySeq = new SortedList<EventRecord>(compareBySeq);
-  /** Short events by the UTC day (floor(startMs / DAY_MS)) of their start. */
-  readonly byDay = new Map<number, Set<EventRecord>>();
-  readonly long = new Set<EventRecord>();
-  readonly exceptions = new MultiIndex<EventRecord>();
-  /** Events whose iCalUID is not the default one (those are found by id). */
-  readonly byICalUID = new MultiIndex<EventRecord>();
-
-  /** Inserts e, or replaces the record with e's id; returns the replaced record. */
-  put(e: EventRecord): EventRecord | undefined {
-    const prev = this.byId.get(e.id);
-    if (prev === undefined) this.ids.insert(e.id);
-    else this.#unindex(prev);
-    this.byId.set(e.id, e);
-    this.#index(e);
-    return prev;
-  }
-
-  /** Removes e, which must be the stored record object. */
-  remove(e: EventRecord): void {
-    this.byId.delete(e.id);
-    this.ids.delete(e.id);
-    this.#unindex(e);
-  }
-
-  #index(e: EventRecord): void {
-    this.bySeq.insert(e);
-    if (isLongEvent(e)) this.long.add(e);
-    else {
-      const day = Math.floor(e.startMs / DAY_MS);
-      const bucket = this.byDay.get(day);
-      if (bucket === undefined) this.byDay.set(day, new Set([e]));
-      else bucket.add(e);
-    }
-    if (e.recurringEventId !== null) this.exceptions.add(e.recurringEventId, e);
-    if (!hasDefaultICalUID(e)) this.byICalUID.add(e.iCalUID, e);
-  }
-
-  #unindex(e: EventRecord): void {
-    this.bySeq.delete(e);
-    if (isLongEvent(e)) this.long.delete(e);
-    else {
-      const day = Math.floor(e.startMs / DAY_MS);
-      const bucket = this.byDay.get(day);
-      if (bucket !== undefined) {
-        bucket.delete(e);
-        if (bucket.size === 0) this.byDay.delete(day);
-      }
-    }
-    if (e.recurringEventId !== null) this.exceptions.delete(e.recurringEventId, e);
-    if (!hasDefaultICalUID(e)) this.byICalUID.delete(e.iCalUID, e);
-  }
-}
+import type { AccessTokenRecord, CalendarListEntryRecord, CalendarRecord, ChannelRecord, ChannelResource,
+  ClientRecord, ConnectionRecord, EventRecord, RefreshTokenRecord, Store, UserRecord } from './store.ts';
 
 /** The workspace collections; clearWorkspace swaps in a fresh one (and undo swaps it back). */
 class Workspace {
@@ -191,10 +31,10 @@ class Workspace {
   readonly events = new Map<string, CalendarEvents>();
   readonly connections = new Map<string, ConnectionRecord>();
   readonly accessTokens = new Map<string, AccessTokenRecord>();
-  readonly accessByConnection = new MultiIndex<string>();
+  readonly accessByConnection = new MultiIndex<string, string>();
   readonly accessByExpiry = new SortedList<AccessTokenRecord>(compareByExpiry);
   readonly refreshTokens = new Map<string, RefreshTokenRecord>();
-  readonly refreshByConnection = new MultiIndex<string>();
+  readonly refreshByConnection = new MultiIndex<string, string>();
   readonly channels = new Map<string, ChannelRecord>();
 }
 
@@ -217,7 +57,7 @@ export class MemoryStore implements Store {
     this.#depth++;
     try {
       const result = fn();
-      if (isThenable(result)) throw new TypeError('Store.transaction needs a synchronous function');
+      refuseThenable(result);
       return result;
     } catch (err) {
       while (this.#undo.length > mark) (this.#undo.pop() as () => void)();
@@ -285,9 +125,6 @@ export class MemoryStore implements Store {
   getClient(id: string): ClientRecord | undefined {
     const c = this.#ws.clients.get(id);
     return c && copyClient(c);
-  }
-  listClients(): ClientRecord[] {
-    return [...this.#ws.clients.values()].sort((a, b) => compareStrings(a.id, b.id)).map(copyClient);
   }
 
   putUser(user: UserRecord): void {
@@ -368,32 +205,9 @@ export class MemoryStore implements Store {
     return this.#ws.events.get(calendarId)?.byId.get(id);
   }
   listEventsOverlapping(calendarId: string, fromMs: number, toMs: number): EventRecord[] {
-    const out: EventRecord[] = [];
-    let examined = 0;
-    const cal = this.#ws.events.get(calendarId);
-    if (cal !== undefined) {
-      const consider = (e: EventRecord): void => {
-        examined++;
-        if (e.startMs < toMs && e.endMs > fromMs) out.push(e);
-      };
-      // A short event overlapping the window starts in [fromMs - SHORT_EVENT_MAX_MS, toMs).
-      const firstDay = Math.floor((fromMs - SHORT_EVENT_MAX_MS) / DAY_MS);
-      const lastDay = Math.floor(toMs / DAY_MS);
-      if (lastDay - firstDay < cal.byDay.size) {
-        for (let day = firstDay; day <= lastDay; day++) cal.byDay.get(day)?.forEach(consider);
-      } else {
-        // A window wider than the number of occupied days: walk the days instead.
-        for (const [day, bucket] of cal.byDay) if (day >= firstDay && day <= lastDay) bucket.forEach(consider);
-      }
-      cal.long.forEach(consider);
-    }
+    const { found, examined } = this.#ws.events.get(calendarId)?.overlapping(fromMs, toMs) ?? { found: [], examined: 0 };
     this.overlapExamined = examined;
-    return out;
-  }
-  listEventsPage(calendarId: string, afterId: string, limit: number): EventRecord[] {
-    const cal = this.#ws.events.get(calendarId);
-    if (cal === undefined) return [];
-    return cal.ids.takeFrom((id) => id > afterId, limit).map((id) => cal.byId.get(id) as EventRecord);
+    return found;
   }
   listEventsChangedSince(calendarId: string, afterSeq: number, limit: number): EventRecord[] {
     const cal = this.#ws.events.get(calendarId);
@@ -403,18 +217,6 @@ export class MemoryStore implements Store {
   listExceptions(calendarId: string, recurringEventId: string): EventRecord[] {
     const found = this.#ws.events.get(calendarId)?.exceptions.get(recurringEventId) ?? [];
     return found.sort((a, b) => compareStrings(a.id, b.id));
-  }
-  listEventsByICalUID(calendarId: string, iCalUID: string): EventRecord[] {
-    const cal = this.#ws.events.get(calendarId);
-    if (cal === undefined) return [];
-    const found = cal.byICalUID.get(iCalUID);
-    const id = idOfDefaultICalUID(iCalUID);
-    const named = id === null ? undefined : cal.byId.get(id);
-    if (named !== undefined && named.iCalUID === iCalUID) found.push(named);
-    return found.sort((a, b) => compareStrings(a.id, b.id));
-  }
-  countEvents(calendarId: string): number {
-    return this.#ws.events.get(calendarId)?.byId.size ?? 0;
   }
 
   putConnection(connection: ConnectionRecord): void {
@@ -523,8 +325,4 @@ export class MemoryStore implements Store {
   deleteChannel(id: string): void {
     this.#delete(this.#ws.channels, id);
   }
-}
-
-function isThenable(v: unknown): boolean {
-  return typeof v === 'object' && v !== null && typeof (v as { then?: unknown }).then === 'function';
 }

@@ -5,14 +5,14 @@
 // read-only (Store), so the cache hands out one deeply frozen record to every reader, as the
 // memory backend does.
 //
-// It also keeps lists of records, such as a page of a calendar's events, by group (the
-// calendar): paging through a calendar again then costs one map lookup per page instead of an
-// index scan and a lookup per event.
+// It also keeps lists of records, the pages of a calendar's events in change order
+// (listEventsChangedSince), by group (the calendar): paging through a calendar again then costs
+// one map lookup per page instead of an index scan and a lookup per event.
 //
 // The store keeps it true: a put or delete forgets its key (and a calendar's event put, that
 // calendar's lists), cascades and rollbacks forget everything, and so does a commit by another
-// connection to the same file (sqlite.ts checks). Bounded: it starts over when it holds LIMIT
-// records and lists.
+// connection to the same file (other-connections.ts notices it). Bounded: it starts over when it
+// holds LIMIT records and lists.
 
 export type CachedKind = 'calendar' | 'calendarListEntry' | 'event' | 'client' | 'user' | 'connection' | 'refreshToken' | 'meta';
 

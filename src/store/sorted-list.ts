@@ -1,5 +1,5 @@
-// A sorted list for the in-memory indexes: the memory store's events by id and by change
-// sequence and its access tokens by expiry (memory.ts), and the OAuth state that expires
+// A sorted list for the in-memory indexes: the memory store's events by change sequence and its
+// access tokens by expiry (memory-events.ts, memory.ts), and the OAuth state that expires
 // (oauth/pending.ts).
 
 /**

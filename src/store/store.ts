@@ -157,7 +157,6 @@ export interface Store {
 
   putClient(client: ClientRecord): void;
   getClient(id: string): ClientRecord | undefined;
-  listClients(): ClientRecord[];
 
   putUser(user: UserRecord): void;
   getUser(id: string): UserRecord | undefined;
@@ -187,14 +186,10 @@ export interface Store {
    * calendar's size. Unordered.
    */
   listEventsOverlapping(calendarId: string, fromMs: number, toMs: number): EventRecord[];
-  /** Events in a stable order (by id), starting after `afterId` ('' for the start), at most `limit`. */
-  listEventsPage(calendarId: string, afterId: string, limit: number): readonly EventRecord[];
   /** Events with seq > afterSeq, ordered by seq, at most `limit`. */
   listEventsChangedSince(calendarId: string, afterSeq: number, limit: number): readonly EventRecord[];
   /** The exceptions (modified or cancelled instances) of one series. */
   listExceptions(calendarId: string, recurringEventId: string): EventRecord[];
-  listEventsByICalUID(calendarId: string, iCalUID: string): EventRecord[];
-  countEvents(calendarId: string): number;
 
   putConnection(connection: ConnectionRecord): void;
   getConnection(id: string): ConnectionRecord | undefined;

@@ -91,7 +91,7 @@ describe('windowed reads touch only the window', () => {
   app.reset();
 
   test(`the calendar holds ${DAYS + 1} events`, () => {
-    assert.equal(memory.countEvents(EMAIL), DAYS + 1);
+    assert.equal(memory.listEventsChangedSince(EMAIL, 0, Number.MAX_SAFE_INTEGER).length, DAYS + 1);
   });
 
   for (const singleEvents of [false, true]) {
@@ -107,7 +107,6 @@ describe('windowed reads touch only the window', () => {
       const items = JSON.parse(bodyText(result.body)).items as Array<{ id: string }>;
       assert.equal(items.length, 2, 'the day event and the series (or its instance)');
       assert.equal(counter.calls.get('listEventsOverlapping'), 1);
-      assert.equal(counter.calls.get('listEventsPage'), undefined);
       assert.equal(counter.calls.get('listEventsChangedSince'), undefined);
       assert.ok(counter.records.count <= 5, `read ${counter.records.count} records`);
       assert.ok(memory.overlapExamined < 50, `the store examined ${memory.overlapExamined} events`);
