@@ -20,6 +20,8 @@ import { jsonErrorPosition } from './json-error-position.ts';
 import { sha256 } from './oauth/hash.ts';
 import { oneLine } from './one-line.ts';
 import type { CalendarRecord, JsonObject, Store, UserRecord } from './store/store.ts';
+import { assertArray, assertBoolean, assertEnum, assertInteger, assertObject, assertString, isJsonObject, ruleText } from './validation.ts';
+import type { Fail, JsonRecord } from './validation.ts';
 
 export class FixtureError extends Error {
   readonly path: string;
@@ -237,8 +239,8 @@ function checkEvent(value: unknown, path: string): void {
 }
 
 function checkMembers(value: unknown, schema: SchemaName, steps: Steps): void {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new MemberFault('must be a JSON object');
-  const members = value as Record<string, unknown>;
+  if (!isJsonObject(value)) throw new MemberFault(ruleText({ type: 'object' }));
+  const members = value;
   const shapes = schemaMembers(schema);
   for (const key of Object.keys(members)) {
     steps.push(key);
@@ -255,7 +257,7 @@ function checkMembers(value: unknown, schema: SchemaName, steps: Steps): void {
 function checkMember(member: unknown, shape: Readonly<MemberShape>, name: string, steps: Steps): void {
   if (shape.container === 'one') return checkValue(member, shape.of, name, steps);
   if (shape.container === 'array') {
-    if (!Array.isArray(member)) throw new MemberFault('must be an array');
+    if (!Array.isArray(member)) throw new MemberFault(ruleText({ type: 'array' }));
     for (let i = 0; i < member.length; i++) {
       steps.push(i);
       checkValue(member[i], shape.of, name, steps);
@@ -263,8 +265,8 @@ function checkMember(member: unknown, shape: Readonly<MemberShape>, name: string
     }
     return;
   }
-  if (typeof member !== 'object' || Array.isArray(member)) throw new MemberFault('must be a JSON object');
-  for (const [key, item] of Object.entries(member as Record<string, unknown>)) {
+  if (!isJsonObject(member)) throw new MemberFault(ruleText({ type: 'object' }));
+  for (const [key, item] of Object.entries(member)) {
     steps.push(key);
     // A map's keys are data, but this one cannot be stored as a key of a JavaScript object.
     if (key === '__proto__') throw new MemberFault('is not allowed as a key');
@@ -274,8 +276,8 @@ function checkMember(member: unknown, shape: Readonly<MemberShape>, name: string
 }
 
 const SCALAR_RULES = new Map<string, readonly [(value: unknown) => boolean, string]>([
-  ['string', [(v) => typeof v === 'string', 'must be a string']],
-  ['boolean', [(v) => typeof v === 'boolean', 'must be true or false']],
+  ['string', [(v) => typeof v === 'string', ruleText({ type: 'string' })]],
+  ['boolean', [(v) => typeof v === 'boolean', ruleText({ type: 'boolean' })]],
   ['integer', [(v) => Number.isInteger(v), 'must be an integer']],
   ['number', [(v) => typeof v === 'number', 'must be a number']],
   ['any', [() => true, '']],
@@ -293,15 +295,15 @@ function checkValue(value: unknown, type: ScalarType | SchemaName, name: string,
 }
 
 // EventReminder (METHODS.md §3.4): method email|popup, minutes 0..40320.
+const REMINDER_METHODS = ['email', 'popup'];
+
 function reminder(value: unknown, path: string): JsonObject {
   const r = object(value, path);
   onlyKeys(r, path, ['method', 'minutes']);
   const method = string(r.method, `${path}.method`);
-  if (method !== 'email' && method !== 'popup') throw new FixtureError(`${path}.method`, 'must be "email" or "popup"');
+  assertEnum(method, REMINDER_METHODS, `${path}.method`, invalidFixture);
   const minutes = r.minutes;
-  if (typeof minutes !== 'number' || !Number.isInteger(minutes) || minutes < 0 || minutes > 40320) {
-    throw new FixtureError(`${path}.minutes`, 'must be an integer from 0 to 40320');
-  }
+  assertInteger(minutes, { min: 0, max: 40320 }, `${path}.minutes`, invalidFixture);
   return { method, minutes };
 }
 
@@ -370,15 +372,16 @@ export function loadFixture(store: Store, fixture: Fixture, now: number): Loaded
   return counts;
 }
 
-function object(value: unknown, path: string): Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new FixtureError(path, 'must be a JSON object');
-  }
-  return value as Record<string, unknown>;
+/** The factory the validation primitives use here: the path and the rule, never the value. */
+const invalidFixture: Fail = (path, rule) => new FixtureError(path, ruleText(rule));
+
+function object(value: unknown, path: string): JsonRecord {
+  assertObject(value, path, invalidFixture);
+  return value;
 }
 
 function array(value: unknown, path: string): unknown[] {
-  if (!Array.isArray(value)) throw new FixtureError(path, 'must be an array');
+  assertArray(value, path, invalidFixture);
   return value;
 }
 
@@ -388,7 +391,7 @@ function optionalArray(value: unknown, path: string): unknown[] {
 }
 
 function string(value: unknown, path: string): string {
-  if (typeof value !== 'string') throw new FixtureError(path, 'must be a string');
+  assertString(value, path, invalidFixture);
   return value;
 }
 
@@ -417,7 +420,7 @@ function identifier(value: unknown, path: string): string {
 }
 
 function boolean(value: unknown, path: string): boolean {
-  if (typeof value !== 'boolean') throw new FixtureError(path, 'must be true or false');
+  assertBoolean(value, path, invalidFixture);
   return value;
 }
 
@@ -427,7 +430,7 @@ function zone(value: unknown, path: string): string {
   return name;
 }
 
-function onlyKeys(value: Record<string, unknown>, path: string, allowed: readonly string[]): void {
+function onlyKeys(value: JsonRecord, path: string, allowed: readonly string[]): void {
   for (const key of Object.keys(value)) {
     if (!allowed.includes(key)) throw new FixtureError(memberPath(path, key), unknownKeyRule(key, allowed));
   }

@@ -27,8 +27,16 @@ const ARRAY: Rule = { type: 'array' };
 const STRING: Rule = { type: 'string' };
 const BOOLEAN: Rule = { type: 'boolean' };
 
-/** How a broken rule reads after its path, when the surface has no wording of its own. */
-export function ruleText(rule: Rule): string {
+/** A surface's own wording of some rules, where it has always said something else. */
+export type OwnWording = { readonly [T in Rule['type']]?: string };
+
+/**
+ * How a broken rule reads after its path (`must be an integer from 0 to 40320`): the one table of
+ * the service's wordings, with `own` taking precedence for the rules a surface words its own way.
+ */
+export function ruleText(rule: Rule, own: OwnWording = {}): string {
+  const fixed = own[rule.type];
+  if (fixed !== undefined) return fixed;
   switch (rule.type) {
     case 'object':
       return 'must be a JSON object';
@@ -39,7 +47,8 @@ export function ruleText(rule: Rule): string {
     case 'boolean':
       return 'must be true or false';
     case 'enum':
-      return `must be one of ${rule.allowed.join(', ')}`;
+      // A choice of one or two reads best quoted; a longer list as a list.
+      return rule.allowed.length <= 2 ? `must be ${rule.allowed.map((v) => `"${v}"`).join(' or ')}` : `must be one of ${rule.allowed.join(', ')}`;
     case 'integer':
       return `must be an integer from ${rule.min} to ${rule.max}`;
   }

@@ -11,12 +11,14 @@
 // Without the flag an RGB field must restate the current value (a read-modify-write), otherwise
 // the request is refused with a message that names the flag.
 
+import { invalidMember } from '../api/body-rules.ts';
 import { googleErrors } from '../api/google-error.ts';
 import type { CalendarListEntryRecord, CalendarRecord, Json, JsonObject, UserRecord } from '../store/store.ts';
 import { conferencePropertiesOf } from '../events/conference.ts';
 import { calendarText, dataOwnerOf } from './calendars.ts';
 import { CALENDAR_PALETTE, DEFAULT_FOREGROUND, RGB_COLOUR, defaultColorId, nearestColorId } from './colors.ts';
 import { etagFor } from './etag.ts';
+import { assertArray, assertBoolean, assertEnum, assertInteger, assertObject, assertString } from '../validation.ts';
 
 export const ACCESS_ROLES = ['freeBusyReader', 'reader', 'writer', 'owner'] as const;
 
@@ -26,6 +28,7 @@ const PRIMARY_NOTIFICATIONS: JsonObject = {
 };
 
 const NOTIFICATION_TYPES = ['eventCreation', 'eventChange', 'eventCancellation', 'eventResponse', 'agenda'];
+const REMINDER_METHODS = ['email', 'popup'];
 
 interface Colours {
   colorId: string;
@@ -162,49 +165,37 @@ function setOrClear<T extends Json>(data: JsonObject, field: string, value: Json
 }
 
 function stringField(value: Json | undefined, field: string): string {
-  if (typeof value !== 'string') throw googleErrors.invalid(`${field} must be a string`);
+  assertString(value, field, invalidMember);
   return value;
 }
 
 function booleanField(value: Json | undefined, field: string): boolean {
-  if (typeof value !== 'boolean') throw googleErrors.invalid(`${field} must be true or false`);
-  return value;
-}
-
-function objectField(value: Json | undefined, field: string): JsonObject {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw googleErrors.invalid(`${field} must be an object`);
-  return value;
-}
-
-function arrayField(value: Json | undefined, field: string): Json[] {
-  if (!Array.isArray(value)) throw googleErrors.invalid(`${field} must be an array`);
+  assertBoolean(value, field, invalidMember);
   return value;
 }
 
 // EventReminder (METHODS.md §3.4): method email|popup, minutes 0..40320 (four weeks).
 function reminders(value: Json | undefined, field: string): Json[] {
-  return arrayField(value, field).map((item, i) => {
+  assertArray(value, field, invalidMember);
+  return value.map((reminder, i) => {
     const path = `${field}[${i}]`;
-    const reminder = objectField(item, path);
-    if (reminder.method !== 'email' && reminder.method !== 'popup') throw googleErrors.invalid(`${path}.method must be "email" or "popup"`);
-    const minutes = reminder.minutes;
-    if (typeof minutes !== 'number' || !Number.isInteger(minutes) || minutes < 0 || minutes > 40320) {
-      throw googleErrors.invalid(`${path}.minutes must be an integer from 0 to 40320`);
-    }
-    return { method: reminder.method, minutes };
+    assertObject(reminder, path, invalidMember);
+    assertEnum(reminder.method, REMINDER_METHODS, `${path}.method`, invalidMember);
+    assertInteger(reminder.minutes, { min: 0, max: 40320 }, `${path}.minutes`, invalidMember);
+    return { method: reminder.method, minutes: reminder.minutes };
   });
 }
 
 // CalendarNotification (METHODS.md A.3): method email, type one of five.
 function notificationSettings(value: Json | undefined, field: string): JsonObject {
-  const settings = objectField(value, field);
-  const notifications = arrayField(settings.notifications ?? [], `${field}.notifications`).map((item, i) => {
+  assertObject(value, field, invalidMember);
+  const list = value.notifications ?? [];
+  assertArray(list, `${field}.notifications`, invalidMember);
+  const notifications = list.map((notification, i) => {
     const path = `${field}.notifications[${i}]`;
-    const notification = objectField(item, path);
-    if (notification.method !== 'email') throw googleErrors.invalid(`${path}.method must be "email"`);
-    if (typeof notification.type !== 'string' || !NOTIFICATION_TYPES.includes(notification.type)) {
-      throw googleErrors.invalid(`${path}.type must be one of ${NOTIFICATION_TYPES.join(', ')}`);
-    }
+    assertObject(notification, path, invalidMember);
+    assertEnum(notification.method, ['email'], `${path}.method`, invalidMember);
+    assertEnum(notification.type, NOTIFICATION_TYPES, `${path}.type`, invalidMember);
     return { type: notification.type, method: 'email' };
   });
   return { notifications };

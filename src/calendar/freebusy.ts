@@ -28,22 +28,24 @@ import type { CalendarHandler } from './context.ts';
 import { PRIMARY_ALIAS, resolveOwnedCalendar } from './calendars.ts';
 import { ExpansionLimitError, expandWindow } from './occurrences.ts';
 import { respond } from './respond.ts';
+import { invalidLocatedMember } from '../api/body-rules.ts';
+import { assertArray, assertInteger, assertObject, assertString, isJsonObject } from '../validation.ts';
+import type { Fail, JsonRecord } from '../validation.ts';
 
 export const MAX_RANGE_DAYS = 366;
 export const MAX_INSTANCES = 20_000;
 const MAX_CALENDARS = 50;
 const MAX_GROUP_EXPANSION = 100;
 
-type Raw = Record<string, unknown>;
-
-function isObject(value: unknown): value is Raw {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+/** 400 invalid naming the member as its location, worded `message` whatever the rule broken. */
+function invalidAs(message: string): Fail {
+  return (path) => googleErrors.invalid(message, path);
 }
 
-function timestamp(body: Raw, name: 'timeMin' | 'timeMax'): number {
+function timestamp(body: JsonRecord, name: 'timeMin' | 'timeMax'): number {
   const value = body[name];
   if (value === undefined || value === null) throw googleErrors.required(`Missing ${name} parameter.`, name);
-  if (typeof value !== 'string') throw googleErrors.invalid(`${name} must be an RFC 3339 timestamp with offset`, name);
+  assertString(value, name, invalidAs(`${name} must be an RFC 3339 timestamp with offset`));
   try {
     return parseRfc3339(value, name);
   } catch (error) {
@@ -52,20 +54,18 @@ function timestamp(body: Raw, name: 'timeMin' | 'timeMax'): number {
   }
 }
 
-function limit(body: Raw, name: string, max: number): number | undefined {
+function limit(body: JsonRecord, name: string, max: number): number | undefined {
   const value = body[name];
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > max) {
-    throw googleErrors.invalid(`${name} must be an integer from 1 to ${max}`, name);
-  }
+  assertInteger(value, { min: 1, max }, name, invalidLocatedMember);
   return value;
 }
 
-function requestedIds(body: Raw): string[] {
+function requestedIds(body: JsonRecord): string[] {
   const items = body.items ?? [];
-  if (!Array.isArray(items)) throw googleErrors.invalid('items must be an array of {id}', 'items');
+  assertArray(items, 'items', invalidAs('items must be an array of {id}'));
   return items.map((item, i) => {
-    if (!isObject(item) || typeof item.id !== 'string' || item.id === '') {
+    if (!isJsonObject(item) || typeof item.id !== 'string' || item.id === '') {
       throw googleErrors.invalid(`items[${i}].id must be a calendar id`, `items[${i}].id`);
     }
     return item.id;
@@ -110,7 +110,7 @@ function busyIntervals(
 
 export const freebusyQuery: CalendarHandler = (call) => {
   const body = jsonBody(call.req);
-  if (!isObject(body)) throw googleErrors.invalid('The request body must be a FreeBusyRequest object.');
+  assertObject(body, '', () => googleErrors.invalid('The request body must be a FreeBusyRequest object.'));
   const from = timestamp(body, 'timeMin');
   const to = timestamp(body, 'timeMax');
   if (to <= from) throw googleErrors.timeRangeEmpty();

@@ -19,8 +19,8 @@
 
 import { randomInt } from 'node:crypto';
 import type { CalendarRecord, Json, JsonObject } from '../store/store.ts';
-import { isJsonObject as isObject } from '../validation.ts';
-import { EVENT_WORDING, invalid } from './input-error.ts';
+import { assertArray, assertString, isJsonObject as isObject } from '../validation.ts';
+import { EVENT_WORDING, invalid, invalidValue } from './input-error.ts';
 
 export type ConferenceDataVersion = 0 | 1;
 
@@ -47,7 +47,8 @@ export function allowedConferenceTypes(calendar: CalendarRecord): string[] {
 }
 
 function text(value: unknown, field: string, maxLength: number): string {
-  if (typeof value !== 'string' || value.length > maxLength) throw invalid(field);
+  assertString(value, field, invalidValue);
+  if (value.length > maxLength) throw invalid(field);
   return value;
 }
 
@@ -113,7 +114,7 @@ function entryPoint(raw: unknown, path: string): JsonObject {
   }
   if (raw.entryPointFeatures !== undefined && raw.entryPointFeatures !== null) {
     const features = raw.entryPointFeatures;
-    if (!Array.isArray(features)) throw invalid(`${path}.entryPointFeatures`);
+    assertArray(features, `${path}.entryPointFeatures`, invalidValue);
     out.entryPointFeatures = features.map((f, i) => text(f, `${path}.entryPointFeatures[${i}]`, 128));
   }
   return out;

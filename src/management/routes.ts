@@ -14,6 +14,8 @@ import type { Handler, Surface } from '../http/surface.ts';
 import { listChannelsForManagement } from '../push/service.ts';
 import { ManagementError, renderManagementError } from './errors.ts';
 import { refusal } from './guard.ts';
+import { assertObject } from '../validation.ts';
+import type { Fail } from '../validation.ts';
 
 export function createManagementSurface(app: App): Surface {
   const routes = new Router<Handler>()
@@ -87,18 +89,20 @@ function clockState(app: App): Result {
   return json(200, { now: new Date(app.clock.now()).toISOString(), offsetSeconds: app.clock.offsetSeconds });
 }
 
+/** The management API's factory for the validation primitives: 400 invalid_request worded `message`. */
+function invalidRequest(message: string): Fail {
+  return () => new ManagementError(400, 'invalid_request', message);
+}
+
 // Body: {"advanceSeconds": n} or {"now": "RFC 3339"}, exactly one of them.
 function setClock(app: App, body: unknown): void {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new ManagementError(400, 'invalid_request', 'The body must be a JSON object with advanceSeconds or now.');
-  }
+  assertObject(body, '', invalidRequest('The body must be a JSON object with advanceSeconds or now.'));
   const keys = Object.keys(body);
-  const value = body as Record<string, unknown>;
   if (keys.length !== 1 || (keys[0] !== 'advanceSeconds' && keys[0] !== 'now')) {
     throw new ManagementError(400, 'invalid_request', 'The body must have exactly one of advanceSeconds or now.');
   }
   if (keys[0] === 'advanceSeconds') {
-    const seconds = value.advanceSeconds;
+    const seconds = body.advanceSeconds;
     if (typeof seconds !== 'number' || !Number.isFinite(seconds)) {
       throw new ManagementError(400, 'invalid_request', 'advanceSeconds must be a finite number.');
     }
@@ -110,7 +114,7 @@ function setClock(app: App, body: unknown): void {
     app.clock.advance(seconds);
     return;
   }
-  const now = value.now;
+  const now = body.now;
   let instant: number | undefined;
   if (typeof now === 'string') {
     try {

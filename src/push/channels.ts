@@ -20,11 +20,14 @@
 //   and a token must not be able to multiply that without bound. Google documents no such limit
 //   and no reason for it, so one more is the generic `400 badRequest` naming the limit.
 
+import { invalidMember } from '../api/body-rules.ts';
 import { GoogleApiError, googleErrors } from '../api/google-error.ts';
 import { sha256 } from '../oauth/hash.ts';
 import type { ChannelRecord, ChannelResource, Store } from '../store/store.ts';
 import { reachesService } from './address.ts';
 import type { ServiceAddress } from './address.ts';
+import { assertEnum, assertObject, assertString } from '../validation.ts';
+import type { JsonRecord } from '../validation.ts';
 
 /** BEHAVIOUR.md §5.1: the default `params.ttl`, also the longest lifetime a channel gets. */
 export const DEFAULT_TTL_SECONDS = 604_800;
@@ -47,11 +50,11 @@ export interface WatchRequest {
   ttlSeconds: number | undefined;
 }
 
-type Body = Record<string, unknown>;
+type Body = JsonRecord;
 
 function bodyObject(value: unknown): Body {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw googleErrors.badRequest('The request body must be a JSON object (a Channel).');
-  return value as Body;
+  assertObject(value, '', () => googleErrors.badRequest('The request body must be a JSON object (a Channel).'));
+  return value;
 }
 
 function requiredText(body: Body, name: string, maxLength: number): string {
@@ -61,7 +64,7 @@ function requiredText(body: Body, name: string, maxLength: number): string {
 }
 
 function checkedText(name: string, value: unknown, maxLength: number): string {
-  if (typeof value !== 'string') throw googleErrors.invalid(`${name} must be a string`);
+  assertString(value, name, invalidMember);
   if (value.length > maxLength) throw googleErrors.invalid(`${name} must be at most ${maxLength} characters`);
   return value;
 }
@@ -96,14 +99,14 @@ export function parseWatchRequest(value: unknown): WatchRequest {
   const body = bodyObject(value);
   const id = headerSafe('id', requiredText(body, 'id', MAX_ID_LENGTH));
   const type = requiredText(body, 'type', 32);
-  if (!CHANNEL_TYPES.includes(type)) throw googleErrors.invalid('type must be web_hook or webhook');
+  assertEnum(type, CHANNEL_TYPES, 'type', () => googleErrors.invalid('type must be web_hook or webhook'));
   const address = parseAddress(requiredText(body, 'address', MAX_ADDRESS_LENGTH));
   const token = body.token === undefined || body.token === null ? null : headerSafe('token', checkedText('token', body.token, MAX_TOKEN_LENGTH));
   const expiration = body.expiration === undefined || body.expiration === null ? undefined : int64('expiration', body.expiration);
   let ttlSeconds: number | undefined;
   if (body.params !== undefined && body.params !== null) {
-    if (typeof body.params !== 'object' || Array.isArray(body.params)) throw googleErrors.invalid('params must be an object of strings');
-    const ttl = (body.params as Body).ttl;
+    assertObject(body.params, 'params', () => googleErrors.invalid('params must be an object of strings'));
+    const ttl = body.params.ttl;
     if (ttl !== undefined) {
       ttlSeconds = int64('params.ttl', ttl);
       if (ttlSeconds === 0) throw googleErrors.invalid('params.ttl must be at least 1 second');

@@ -81,8 +81,10 @@ describe('validation primitives', () => {
     for (const value of ['Email', '', 'sms', 1, null]) {
       const error = refused(() => assertEnum(value, allowed, 'method', fail));
       assert.deepEqual(error.rule, { type: 'enum', allowed });
-      assert.equal(error.message, 'method must be one of email, popup');
+      assert.equal(error.message, 'method must be "email" or "popup"');
     }
+    assert.equal(refused(() => assertEnum('sms', ['email'], 'method', fail)).message, 'method must be "email"');
+    assert.equal(refused(() => assertEnum('x', ['a', 'b', 'c'], 'type', fail)).message, 'type must be one of a, b, c');
   });
 
   it('assertInteger: integers within the bounds, both ends included', () => {
@@ -102,6 +104,12 @@ describe('validation primitives', () => {
     assert.deepEqual(refused(() => assertStringMap(['a'], 'private', fail)).rule, { type: 'object' });
     const error = refused(() => assertStringMap({ a: 'x', b: 2 }, 'extendedProperties.private', fail));
     assert.deepEqual([error.path, error.rule], ['extendedProperties.private.b', { type: 'string' }]);
+  });
+
+  it('ruleText: one wording per rule, a surface\'s own wording first', () => {
+    assert.equal(ruleText({ type: 'object' }), 'must be a JSON object');
+    assert.equal(ruleText({ type: 'object' }, { object: 'must be an object' }), 'must be an object');
+    assert.equal(ruleText({ type: 'string' }, { object: 'must be an object' }), 'must be a string');
   });
 
   it('the factory decides the error: the primitive throws what it returns', () => {
