@@ -123,16 +123,14 @@ export class MemoryStore implements Store {
     this.#set(this.#ws.clients, client.id, copyClient(client));
   }
   getClient(id: string): ClientRecord | undefined {
-    const c = this.#ws.clients.get(id);
-    return c && copyClient(c);
+    return copied(this.#ws.clients.get(id), copyClient);
   }
 
   putUser(user: UserRecord): void {
     this.#set(this.#ws.users, user.id, copyUser(user));
   }
   getUser(id: string): UserRecord | undefined {
-    const u = this.#ws.users.get(id);
-    return u && copyUser(u);
+    return copied(this.#ws.users.get(id), copyUser);
   }
   listUsers(): UserRecord[] {
     return [...this.#ws.users.values()]
@@ -223,8 +221,7 @@ export class MemoryStore implements Store {
     this.#set(this.#ws.connections, connection.id, copyConnection(connection));
   }
   getConnection(id: string): ConnectionRecord | undefined {
-    const c = this.#ws.connections.get(id);
-    return c && copyConnection(c);
+    return copied(this.#ws.connections.get(id), copyConnection);
   }
   listConnections(): ConnectionRecord[] {
     return [...this.#ws.connections.values()].sort(byCreation).map(copyConnection);
@@ -301,16 +298,14 @@ export class MemoryStore implements Store {
     });
   }
   getRefreshToken(hash: string): RefreshTokenRecord | undefined {
-    const t = this.#ws.refreshTokens.get(hash);
-    return t && copyRefreshToken(t);
+    return copied(this.#ws.refreshTokens.get(hash), copyRefreshToken);
   }
 
   putChannel(channel: ChannelRecord): void {
     this.#set(this.#ws.channels, channel.id, copyChannel(channel));
   }
   getChannel(id: string): ChannelRecord | undefined {
-    const c = this.#ws.channels.get(id);
-    return c && copyChannel(c);
+    return copied(this.#ws.channels.get(id), copyChannel);
   }
   listChannels(): ChannelRecord[] {
     return [...this.#ws.channels.values()].sort(byCreation).map(copyChannel);
@@ -325,4 +320,9 @@ export class MemoryStore implements Store {
   deleteChannel(id: string): void {
     this.#delete(this.#ws.channels, id);
   }
+}
+
+/** A copy of the stored record, if there is one: the caller may change it freely. */
+function copied<T>(stored: T | undefined, copy: (record: T) => T): T | undefined {
+  return stored === undefined ? undefined : copy(stored);
 }

@@ -26,7 +26,7 @@ import { SequenceReservation } from './sequence-reservation.ts';
 import { accessTokenColumns, calendarColumns, channelColumns, clientColumns, connectionColumns,
   entryColumns, eventColumns, refreshTokenColumns, resourceColumns, rowAs, rowsAs, toAccessToken,
   toCalendar, toChannel, toClient, toConnection, toEntry, toEvent, toRefreshToken, toUser, userColumns } from './sqlite-rows.ts';
-import type { AccessTokenRow, CalendarRow, ChannelRow, ConnectionRow, EntryRow, EventRow, UserRow } from './sqlite-rows.ts';
+import type { AccessTokenRow, ChannelRow, EventRow } from './sqlite-rows.ts';
 import { migrate } from './sqlite-schema.ts';
 import { prepareStatements } from './sqlite-statements.ts';
 import type { Statements } from './sqlite-statements.ts';
@@ -121,6 +121,25 @@ export class SqliteStore implements Store {
     statement.run(...args);
   }
 
+  /** Writes a record the read cache may hold, and forgets the cached one. */
+  #put(kind: CachedKind, key: string, statement: StatementSync, args: SQLInputValue[]): void {
+    this.#write(statement, args);
+    this.#cache.forget(kind, key);
+  }
+
+  /** A delete over several tables: atomic, and the whole cache forgotten (it may hold any of them). */
+  #cascade(statements: readonly StatementSync[], ...args: SQLInputValue[]): void {
+    this.transaction(() => {
+      for (const s of statements) s.run(...args);
+    });
+    this.#cache.clear();
+  }
+
+  /** Every row `statement` finds, as records. */
+  #all<R, T>(statement: StatementSync, toRecord: (row: R) => T, ...args: SQLInputValue[]): T[] {
+    return rowsAs<R>(statement.all(...args)).map(toRecord);
+  }
+
   durable(): Promise<void> | undefined {
     return this.#group.durable();
   }
@@ -166,57 +185,47 @@ export class SqliteStore implements Store {
   }
 
   clearWorkspace(): void {
-    this.transaction(() => {
-      for (const s of this.#sql.clear) s.run();
-    });
-    this.#cache.clear();
+    this.#cascade(this.#sql.clear);
   }
 
   putClient(c: ClientRecord): void {
-    this.#write(this.#sql.putClient, clientColumns(c));
-    this.#cache.forget('client', c.id);
+    this.#put('client', c.id, this.#sql.putClient, clientColumns(c));
   }
   getClient(id: string): ClientRecord | undefined {
     return this.#lookup('client', id, this.#sql.getClient, toClient, id);
   }
 
   putUser(u: UserRecord): void {
-    this.#write(this.#sql.putUser, userColumns(u));
-    this.#cache.forget('user', u.id);
+    this.#put('user', u.id, this.#sql.putUser, userColumns(u));
   }
   getUser(id: string): UserRecord | undefined {
     return this.#lookup('user', id, this.#sql.getUser, toUser, id);
   }
   listUsers(): UserRecord[] {
-    return rowsAs<UserRow>(this.#sql.listUsers.all()).map(toUser);
+    return this.#all(this.#sql.listUsers, toUser);
   }
   deleteUser(id: string): void {
-    this.transaction(() => {
-      for (const s of this.#sql.deleteUser) s.run(id);
-    });
-    this.#cache.clear();
+    this.#cascade(this.#sql.deleteUser, id);
   }
 
   putCalendar(c: CalendarRecord): void {
-    this.#write(this.#sql.putCalendar, calendarColumns(c));
-    this.#cache.forget('calendar', c.id);
+    this.#put('calendar', c.id, this.#sql.putCalendar, calendarColumns(c));
   }
   getCalendar(id: string): CalendarRecord | undefined {
     return this.#lookup('calendar', id, this.#sql.getCalendar, toCalendar, id);
   }
   listCalendarsByOwner(ownerId: string): CalendarRecord[] {
-    return rowsAs<CalendarRow>(this.#sql.listCalendarsByOwner.all(ownerId)).map(toCalendar);
+    return this.#all(this.#sql.listCalendarsByOwner, toCalendar, ownerId);
   }
 
   putCalendarListEntry(e: CalendarListEntryRecord): void {
-    this.#write(this.#sql.putEntry, entryColumns(e));
-    this.#cache.forget('calendarListEntry', entryKey(e.userId, e.calendarId));
+    this.#put('calendarListEntry', entryKey(e.userId, e.calendarId), this.#sql.putEntry, entryColumns(e));
   }
   getCalendarListEntry(userId: string, calendarId: string): CalendarListEntryRecord | undefined {
     return this.#lookup('calendarListEntry', entryKey(userId, calendarId), this.#sql.getEntry, toEntry, userId, calendarId);
   }
   listCalendarListEntries(userId: string): CalendarListEntryRecord[] {
-    return rowsAs<EntryRow>(this.#sql.listEntries.all(userId)).map(toEntry);
+    return this.#all(this.#sql.listEntries, toEntry, userId);
   }
 
   putEvent(e: EventRecord): void {
@@ -262,24 +271,20 @@ export class SqliteStore implements Store {
     return out;
   }
   listExceptions(calendarId: string, recurringEventId: string): EventRecord[] {
-    return rowsAs<EventRow>(this.#sql.exceptions.all(calendarId, recurringEventId)).map(toEvent).sort(byId);
+    return this.#all(this.#sql.exceptions, toEvent, calendarId, recurringEventId).sort(byId);
   }
 
   putConnection(c: ConnectionRecord): void {
-    this.#write(this.#sql.putConnection, connectionColumns(c));
-    this.#cache.forget('connection', c.id);
+    this.#put('connection', c.id, this.#sql.putConnection, connectionColumns(c));
   }
   getConnection(id: string): ConnectionRecord | undefined {
     return this.#lookup('connection', id, this.#sql.getConnection, toConnection, id);
   }
   listConnections(): ConnectionRecord[] {
-    return rowsAs<ConnectionRow>(this.#sql.listConnections.all()).map(toConnection);
+    return this.#all(this.#sql.listConnections, toConnection);
   }
   deleteConnection(id: string): void {
-    this.transaction(() => {
-      for (const s of this.#sql.deleteConnection) s.run(id);
-    });
-    this.#cache.clear();
+    this.#cascade(this.#sql.deleteConnection, id);
   }
 
   putAccessToken(t: AccessTokenRecord): void {
@@ -295,8 +300,7 @@ export class SqliteStore implements Store {
     return Number(this.#sql.deleteAccessTokensExpiringBefore.run(before, limit).changes);
   }
   putRefreshToken(t: RefreshTokenRecord): void {
-    this.#write(this.#sql.putRefreshToken, refreshTokenColumns(t));
-    this.#cache.forget('refreshToken', t.hash);
+    this.#put('refreshToken', t.hash, this.#sql.putRefreshToken, refreshTokenColumns(t));
   }
   getRefreshToken(hash: string): RefreshTokenRecord | undefined {
     return this.#lookup('refreshToken', hash, this.#sql.getRefreshToken, toRefreshToken, hash);
@@ -310,10 +314,10 @@ export class SqliteStore implements Store {
     return r && toChannel(r);
   }
   listChannels(): ChannelRecord[] {
-    return rowsAs<ChannelRow>(this.#sql.listChannels.all()).map(toChannel);
+    return this.#all(this.#sql.listChannels, toChannel);
   }
   listChannelsWatching(resource: ChannelResource): ChannelRecord[] {
-    return rowsAs<ChannelRow>(this.#sql.listChannelsWatching.all(...resourceColumns(resource))).map(toChannel);
+    return this.#all(this.#sql.listChannelsWatching, toChannel, ...resourceColumns(resource));
   }
   deleteChannel(id: string): void {
     this.#write(this.#sql.deleteChannel, [id]);
