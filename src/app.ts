@@ -7,8 +7,9 @@ import type { Clock } from './domain/clock.ts';
 import type { Logger } from './http/log.ts';
 import type { ChannelResource, Store } from './store/store.ts';
 import { bumpGeneration } from './calendar/paging.ts';
-import { loadFixture } from './fixtures.ts';
-import type { Fixture, LoadedCounts } from './fixtures.ts';
+import type { Fixture } from './fixtures.ts';
+import { loadFixture } from './fixtures/load.ts';
+import type { LoadedCounts } from './fixtures/load.ts';
 
 export class App {
   readonly store: Store;

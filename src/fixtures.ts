@@ -1,6 +1,8 @@
-// Fixture validation and loading (CONTRACT §2). Validation is strict and names the JSON path of
-// the first problem; loading happens only after the whole fixture validated, inside one store
-// transaction, so an invalid fixture changes nothing.
+// Fixture validation (CONTRACT §2). Validation is strict and names the JSON path of the first
+// problem; loading (src/fixtures/load.ts) happens only after the whole fixture validated, inside
+// one store transaction, so an invalid fixture changes nothing. The events' members are checked
+// against the Event schema by src/fixtures/event-members.ts; paths and rules are spelled by
+// src/fixtures/paths.ts.
 //
 // Strict means: every object holds only the members its rule names (own keys are checked, so
 // JSON.parse's own `__proto__` member is seen too; `constructor` and `Id` are unknown like any
@@ -10,17 +12,12 @@
 // rule, never a value: the startup error line goes to logs, and a fixture may hold client secrets.
 
 import { readFileSync } from 'node:fs';
-import { ExpansionBudgetError } from './domain/recurrence/expand.ts';
 import { isValidTimeZone } from './domain/time/zones.ts';
-import { createEventRecord } from './events/event-insert.ts';
-import { EventInputError } from './events/input-error.ts';
-import { schemaMembers } from './calendar/schema-fields.ts';
-import type { MemberShape, ScalarType, SchemaName } from './calendar/schema-fields.ts';
+import { eventMemberFault } from './fixtures/event-members.ts';
+import { CONTROL_CHARACTER, CONTROL_CHARACTER_RULE, memberPath, unknownKeyRule } from './fixtures/paths.ts';
 import { jsonErrorPosition } from './json-error-position.ts';
-import { sha256 } from './oauth/hash.ts';
-import { oneLine } from './one-line.ts';
-import type { CalendarRecord, JsonObject, Store, UserRecord } from './store/store.ts';
-import { assertArray, assertBoolean, assertEnum, assertInteger, assertObject, assertString, isJsonObject, ruleText } from './validation.ts';
+import type { JsonObject } from './store/store.ts';
+import { assertArray, assertBoolean, assertEnum, assertInteger, assertObject, assertString, ruleText } from './validation.ts';
 import type { Fail, JsonRecord } from './validation.ts';
 
 export class FixtureError extends Error {
@@ -59,13 +56,6 @@ export interface FixtureUser {
 export interface Fixture {
   clients: FixtureClient[];
   users: FixtureUser[];
-}
-
-export interface LoadedCounts {
-  clients: number;
-  users: number;
-  calendars: number;
-  events: number;
 }
 
 export function readFixtureFile(path: string): Fixture {
@@ -203,95 +193,11 @@ function parseCalendar(value: unknown, path: string, email: string): FixtureCale
   }
   const hidden = calendar.hidden === undefined ? false : boolean(calendar.hidden, `${path}.hidden`);
   const events = optionalArray(calendar.events, `${path}.events`);
-  events.forEach((event, e) => checkEvent(event, `${path}.events[${e}]`));
+  events.forEach((event, e) => {
+    const fault = eventMemberFault(event, `${path}.events[${e}]`);
+    if (fault !== undefined) throw new FixtureError(fault.path, fault.rule);
+  });
   return { primary, id, timeZone, calendarFields, entryFields, hidden, events };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Events against the discovery document's schemas (CONTRACT §2: stricter than events.insert,
-// which ignores members it does not know, because a typo in a hand-written fixture must not
-// vanish). Values are validated afterwards by events.insert's own validator, at load. The walk
-// keeps its path as a stack of keys and spells it out only for an error: a fixture of 100,000
-// events holds about a million members.
-
-type Steps = Array<string | number>;
-
-function stepsPath(base: string, steps: Steps): string {
-  return steps.reduce<string>((path, step) => (typeof step === 'number' ? `${path}[${step}]` : memberPath(path, step)), base);
-}
-
-/** A fault found by the walk; checkEvent turns it into a FixtureError with the path. */
-class MemberFault {
-  readonly rule: string;
-  constructor(rule: string) {
-    this.rule = rule;
-  }
-}
-
-function checkEvent(value: unknown, path: string): void {
-  const steps: Steps = [];
-  try {
-    checkMembers(value, 'Event', steps);
-  } catch (error) {
-    if (error instanceof MemberFault) throw new FixtureError(stepsPath(path, steps), error.rule);
-    throw error;
-  }
-}
-
-function checkMembers(value: unknown, schema: SchemaName, steps: Steps): void {
-  if (!isJsonObject(value)) throw new MemberFault(ruleText({ type: 'object' }));
-  const members = value;
-  const shapes = schemaMembers(schema);
-  for (const key of Object.keys(members)) {
-    steps.push(key);
-    const shape = shapes.get(key);
-    if (shape === undefined) throw new MemberFault(unknownKeyRule(key, [...shapes.keys()]));
-    const member = members[key];
-    // null means "no value" to the Calendar API; whether the member may be left out is for
-    // events.insert's validator to say.
-    if (member !== null) checkMember(member, shape, key, steps);
-    steps.pop();
-  }
-}
-
-function checkMember(member: unknown, shape: Readonly<MemberShape>, name: string, steps: Steps): void {
-  if (shape.container === 'one') return checkValue(member, shape.of, name, steps);
-  if (shape.container === 'array') {
-    if (!Array.isArray(member)) throw new MemberFault(ruleText({ type: 'array' }));
-    for (let i = 0; i < member.length; i++) {
-      steps.push(i);
-      checkValue(member[i], shape.of, name, steps);
-      steps.pop();
-    }
-    return;
-  }
-  if (!isJsonObject(member)) throw new MemberFault(ruleText({ type: 'object' }));
-  for (const [key, item] of Object.entries(member)) {
-    steps.push(key);
-    // A map's keys are data, but this one cannot be stored as a key of a JavaScript object.
-    if (key === '__proto__') throw new MemberFault('is not allowed as a key');
-    checkValue(item, shape.of, name, steps);
-    steps.pop();
-  }
-}
-
-const SCALAR_RULES = new Map<string, readonly [(value: unknown) => boolean, string]>([
-  ['string', [(v) => typeof v === 'string', ruleText({ type: 'string' })]],
-  ['boolean', [(v) => typeof v === 'boolean', ruleText({ type: 'boolean' })]],
-  ['integer', [(v) => Number.isInteger(v), 'must be an integer']],
-  ['number', [(v) => typeof v === 'number', 'must be a number']],
-  ['any', [() => true, '']],
-] satisfies Array<[ScalarType, readonly [(value: unknown) => boolean, string]]>);
-
-// Members that identify something or point somewhere: `id`, `iCalUID`, `recurringEventId`,
-// `email`, `source.url`, `htmlLink`, `conferenceSolution.iconUri`, ...
-const IDENTIFIER_OR_URI = /^(?:id|iCalUID|email|uri|url|link)$|(?:Id|Uri|Url|Link)$/;
-
-function checkValue(value: unknown, type: ScalarType | SchemaName, name: string, steps: Steps): void {
-  const scalar = SCALAR_RULES.get(type);
-  if (scalar === undefined) return checkMembers(value, type as SchemaName, steps);
-  if (!scalar[0](value)) throw new MemberFault(scalar[1]);
-  if (typeof value === 'string' && IDENTIFIER_OR_URI.test(name) && CONTROL_CHARACTER.test(value)) throw new MemberFault(CONTROL_CHARACTER_RULE);
 }
 
 // EventReminder (METHODS.md §3.4): method email|popup, minutes 0..40320.
@@ -305,71 +211,6 @@ function reminder(value: unknown, path: string): JsonObject {
   const minutes = r.minutes;
   assertInteger(minutes, { min: 0, max: 40320 }, `${path}.minutes`, invalidFixture);
   return { method, minutes };
-}
-
-/**
- * Writes a validated fixture into an empty workspace. Must run inside a store transaction: an
- * event that events.insert would refuse throws a FixtureError and the caller's transaction rolls
- * everything back.
- */
-export function loadFixture(store: Store, fixture: Fixture, now: number): LoadedCounts {
-  const counts: LoadedCounts = { clients: 0, users: 0, calendars: 0, events: 0 };
-  for (const client of fixture.clients) {
-    store.putClient({ id: client.id, secretHash: sha256(client.secret), redirectUris: client.redirectUris });
-    counts.clients++;
-  }
-  fixture.users.forEach((fixtureUser, u) => {
-    const user: UserRecord = {
-      id: fixtureUser.id,
-      name: fixtureUser.name,
-      email: fixtureUser.email,
-      timeZone: fixtureUser.timeZone,
-      position: u,
-    };
-    store.putUser(user);
-    counts.users++;
-    const described = fixtureUser.calendars.some((c) => c.primary);
-    const calendars = described
-      ? fixtureUser.calendars
-      : [{ primary: true, id: undefined, timeZone: undefined, calendarFields: {}, entryFields: {}, hidden: false, events: [] }, ...fixtureUser.calendars];
-    calendars.forEach((fixtureCalendar, c) => {
-      const index = described ? c : c - 1;
-      const path = `users[${u}].calendars[${index}]`;
-      const calendar: CalendarRecord = {
-        id: fixtureCalendar.primary ? user.email : (fixtureCalendar.id as string),
-        ownerId: user.id,
-        primary: fixtureCalendar.primary,
-        timeZone: fixtureCalendar.timeZone ?? user.timeZone,
-        seq: store.nextSeq(),
-        data: { summary: fixtureCalendar.primary ? user.email : '', ...fixtureCalendar.calendarFields },
-      };
-      if (fixtureCalendar.primary && fixtureCalendar.calendarFields.summary === undefined) calendar.data.summary = user.email;
-      store.putCalendar(calendar);
-      store.putCalendarListEntry({
-        userId: user.id,
-        calendarId: calendar.id,
-        deleted: false,
-        hidden: fixtureCalendar.hidden,
-        seq: store.nextSeq(),
-        data: fixtureCalendar.entryFields,
-      });
-      counts.calendars++;
-      fixtureCalendar.events.forEach((event, e) => {
-        const eventPath = `${path}.events[${e}]`;
-        try {
-          store.putEvent(createEventRecord(event, { store, calendar, owner: user, now }));
-        } catch (error) {
-          if (error instanceof EventInputError) {
-            throw new FixtureError(error.field ? `${eventPath}.${error.field}` : eventPath, error.message);
-          }
-          if (error instanceof ExpansionBudgetError) throw new FixtureError(`${eventPath}.recurrence`, error.message);
-          throw error;
-        }
-        counts.events++;
-      });
-    });
-  });
-  return counts;
 }
 
 /** The factory the validation primitives use here: the path and the rule, never the value. */
@@ -402,12 +243,6 @@ function nonEmptyString(value: unknown, path: string): string {
   return text;
 }
 
-// C0 controls, DEL and C1 controls: invisible in logs and pages, and a line break among them
-// would let an id forge a log line or a header.
-const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
-
-const CONTROL_CHARACTER_RULE = 'must not contain control characters (U+0000-U+001F, U+007F-U+009F)';
-
 function noControlCharacters(text: string, path: string): void {
   if (CONTROL_CHARACTER.test(text)) throw new FixtureError(path, CONTROL_CHARACTER_RULE);
 }
@@ -434,23 +269,6 @@ function onlyKeys(value: JsonRecord, path: string, allowed: readonly string[]): 
   for (const key of Object.keys(value)) {
     if (!allowed.includes(key)) throw new FixtureError(memberPath(path, key), unknownKeyRule(key, allowed));
   }
-}
-
-function unknownKeyRule(key: string, allowed: readonly string[]): string {
-  const meant = allowed.find((name) => name.toLowerCase() === key.toLowerCase());
-  return meant === undefined ? 'unknown key' : `unknown key (names are case-sensitive: did you mean ${meant}?)`;
-}
-
-const PLAIN_KEY = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-
-/**
- * The path of `key` inside `path`: `users[0].email`, or `private["a b"]` for a key that is not a
- * plain name, quoted with every control and line-separator character escaped so that a path
- * always fits on one line.
- */
-function memberPath(path: string, key: string): string {
-  if (PLAIN_KEY.test(key)) return path ? `${path}.${key}` : key;
-  return `${path}[${oneLine(JSON.stringify(key))}]`;
 }
 
 function unique(values: string[], pathOf: (index: number) => string, what: string): void {
