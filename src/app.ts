@@ -5,8 +5,8 @@
 
 import type { Clock } from './domain/clock.ts';
 import type { Logger } from './http/log.ts';
+import { bumpGeneration } from './store/generation.ts';
 import type { ChannelResource, Store } from './store/store.ts';
-import { bumpGeneration } from './calendar/paging.ts';
 import type { Fixture } from './fixtures.ts';
 import { loadFixture } from './fixtures/load.ts';
 import type { LoadedCounts } from './fixtures/load.ts';
@@ -69,7 +69,7 @@ export class App {
   loadFixture(fixture: Fixture): LoadedCounts {
     const counts = this.store.transaction(() => {
       this.store.clearWorkspace();
-      bumpGeneration(this);
+      bumpGeneration(this.store);
       return loadFixture(this.store, fixture, this.clock.now());
     });
     for (const listener of this.#resetListeners) listener();

@@ -4,22 +4,12 @@
 
 import type { App } from '../app.ts';
 import { googleErrors } from '../api/google-error.ts';
+import { workspaceGeneration } from '../store/generation.ts';
 import type { Json, JsonObject } from '../store/store.ts';
 import type { SeriesWindow } from './horizon.ts';
 
-const GENERATION = 'generation';
-
-export function workspaceGeneration(app: App): string {
-  return app.store.getMeta(GENERATION) ?? '0';
-}
-
-/** Called when the workspace is replaced: every earlier sync and page token becomes stale. */
-export function bumpGeneration(app: App): void {
-  app.store.setMeta(GENERATION, String(Number(workspaceGeneration(app)) + 1));
-}
-
 function encode(app: App, kind: string, state: JsonObject): string {
-  return Buffer.from(JSON.stringify({ k: kind, g: workspaceGeneration(app), ...state }), 'utf8').toString('base64url');
+  return Buffer.from(JSON.stringify({ k: kind, g: workspaceGeneration(app.store), ...state }), 'utf8').toString('base64url');
 }
 
 // Every list call reads and makes a token, and a client polling for changes sends the same one
@@ -59,7 +49,7 @@ function parse(token: string): JsonObject | null {
 
 function decode(app: App, kind: string, token: string): JsonObject | undefined {
   const value = parse(token);
-  if (value === null || value.k !== kind || value.g !== workspaceGeneration(app)) return undefined;
+  if (value === null || value.k !== kind || value.g !== workspaceGeneration(app.store)) return undefined;
   return value;
 }
 
@@ -68,7 +58,7 @@ function decode(app: App, kind: string, token: string): JsonObject | undefined {
  * expanded events listing also the window its series were expanded over (horizon.ts).
  */
 export function makeSyncToken(app: App, collection: string, seq: number, window?: SeriesWindow): string {
-  const key = `${workspaceGeneration(app)}\n${collection}\n${seq}\n${window?.from}\n${window?.to}`;
+  const key = `${workspaceGeneration(app.store)}\n${collection}\n${seq}\n${window?.from}\n${window?.to}`;
   const known = syncTokens.get(key);
   if (known !== undefined) return known;
   const token = encode(app, 'sync', window === undefined ? { c: collection, s: seq } : { c: collection, s: seq, f: window.from, t: window.to });
