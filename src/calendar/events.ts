@@ -56,7 +56,7 @@ import { expandWindowCached } from './window-cache.ts';
 import { respondEnvelope } from './events-envelope.ts';
 import { booleanParam, enumParam, integerParam, pageSizeParam, repeatedParam, stringParam, timeZoneParam, timestampParam } from './params.ts';
 import { noContent, respond, respondText } from './respond.ts';
-import { sha256 } from '../oauth/hash.ts';
+import { sha256 } from '../crypto.ts';
 
 const PAGE = { default: 250, max: 2500 } as const;
 /** Records one request may examine when filters leave most of a batch out (pages may be short). */

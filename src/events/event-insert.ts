@@ -11,7 +11,7 @@ import { isOccurrence } from '../domain/recurrence/expand.ts';
 import type { OccurrenceKey } from '../domain/recurrence/expand.ts';
 import { DateTimeError } from '../domain/time/datetime.ts';
 import { BASE32HEX, TIME_PREFIX_LENGTH, timePrefix } from '../domain/time-ordered.ts';
-import { randomBytes } from '../oauth/hash.ts';
+import { randomBytes } from '../crypto.ts';
 import type { EventRecord, JsonObject, Store } from '../store/store.ts';
 import type { JsonRecord } from '../validation.ts';
 import { assertString, isJsonObject } from '../validation.ts';

@@ -10,7 +10,7 @@ import { fromOwnOrigin } from '../http/same-origin.ts';
 import { renderConsentPage } from './consent-page.ts';
 import type { OAuthContext } from './context.ts';
 import { OAuthError } from './errors.ts';
-import { randomToken } from './hash.ts';
+import { randomToken } from '../crypto.ts';
 import { MAX_PENDING_CONSENTS } from './pending.ts';
 import type { PendingConsent } from './pending.ts';
 import { required, single } from './params.ts';

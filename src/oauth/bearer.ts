@@ -8,7 +8,7 @@ import { googleErrors } from '../api/google-error.ts';
 import { bearerToken } from '../http/request.ts';
 import type { ApiRequest } from '../http/request.ts';
 import type { ConnectionRecord, UserRecord } from '../store/store.ts';
-import { sha256 } from './hash.ts';
+import { sha256 } from '../crypto.ts';
 import { liveAccessToken } from './tokens.ts';
 
 export interface BearerAuth {

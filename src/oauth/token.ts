@@ -11,7 +11,7 @@ import type { ClientRecord } from '../store/store.ts';
 import { authenticateClient, readCredentials } from './clients.ts';
 import type { OAuthContext } from './context.ts';
 import { OAuthError } from './errors.ts';
-import { sha256 } from './hash.ts';
+import { sha256 } from '../crypto.ts';
 import { required, single } from './params.ts';
 import { verifierMatches } from './pkce.ts';
 import { ACCESS_TOKEN_LIFETIME_SECONDS, issueAccessToken, issueRefreshToken } from './tokens.ts';

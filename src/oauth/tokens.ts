@@ -24,7 +24,7 @@
 
 import type { App } from '../app.ts';
 import type { AccessTokenRecord } from '../store/store.ts';
-import { randomToken, sha256 } from './hash.ts';
+import { randomToken, sha256 } from '../crypto.ts';
 
 /** Spec "Access token": lifetime 1 hour, `expires_in` 3600. */
 export const ACCESS_TOKEN_LIFETIME_SECONDS = 3600;

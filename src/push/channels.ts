@@ -22,7 +22,7 @@
 
 import { invalidMember } from '../api/body-rules.ts';
 import { GoogleApiError, googleErrors } from '../api/google-error.ts';
-import { sha256 } from '../oauth/hash.ts';
+import { sha256 } from '../crypto.ts';
 import type { ChannelRecord, ChannelResource, Store } from '../store/store.ts';
 import { reachesService } from './address.ts';
 import type { ServiceAddress } from './address.ts';

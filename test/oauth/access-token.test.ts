@@ -10,7 +10,7 @@ import { describe, it } from 'node:test';
 import { App } from '../../src/app.ts';
 import { parseFixture } from '../../src/fixtures.ts';
 import { silentLogger } from '../../src/http/log.ts';
-import { randomToken, sha256 } from '../../src/oauth/hash.ts';
+import { randomToken, sha256 } from '../../src/crypto.ts';
 import { ACCESS_TOKEN_LIFETIME_SECONDS, expiryOfToken, issueAccessToken, liveAccessToken } from '../../src/oauth/tokens.ts';
 import { MemoryStore } from '../../src/store/memory.ts';
 import { openSqliteStore } from '../../src/store/sqlite.ts';
