@@ -21,7 +21,6 @@ import type { Handler, Surface } from '../http/surface.ts';
 import { ExpansionBudgetError } from '../domain/recurrence/expand.ts';
 import { RecurrenceError } from '../domain/recurrence/rrule.ts';
 import { authenticate } from '../oauth/bearer.ts';
-import { calendarListWatch, channelsStop, eventsWatch } from '../push/handlers.ts';
 import { calendarListHandlers } from './calendar-list.ts';
 import { getCalendar } from './calendars.ts';
 import type { CalendarHandler } from './context.ts';
@@ -31,6 +30,7 @@ import { freebusyQuery } from './freebusy.ts';
 import { stringParam } from './params.ts';
 import { scopeAllows } from './scopes.ts';
 import type { CalendarOperation } from './scopes.ts';
+import { calendarListWatch, channelsStop, eventsWatch } from './watch.ts';
 
 export const CALENDAR_PREFIX = '/calendar/v3/';
 

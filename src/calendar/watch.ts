@@ -1,19 +1,20 @@
 // events.watch, calendarList.watch and channels.stop (METHODS.md §2.7, §2.16, §2.17;
-// BEHAVIOUR.md §5). The route table in src/calendar/routes.ts has already authenticated the caller
-// and checked the scope.
+// BEHAVIOUR.md §5): the Calendar API's side of push notifications. The route table in routes.ts
+// has already authenticated the caller and checked the scope; channels and their delivery are the
+// push package's (src/push/), which knows nothing of the Calendar API.
 //
 // The watch methods accept the list methods' query parameters (METHODS.md §2.7, §2.16) but, as
 // Google documents no effect of them on notifications, ignore them: every change to the watched
 // collection is reported.
 
 import { jsonBody } from '../http/request.ts';
-import { resolveOwnedCalendar } from '../calendar/calendars.ts';
-import type { CalendarCall, CalendarHandler } from '../calendar/context.ts';
-import { noContent, respond } from '../calendar/respond.ts';
 import type { Result } from '../http/result.ts';
+import { assertNotServiceAddress, assertStoppable, openChannel, parseStopRequest, parseWatchRequest, renderChannel } from '../push/channels.ts';
+import { notifierOf } from '../push/service.ts';
 import type { ChannelResource } from '../store/store.ts';
-import { assertNotServiceAddress, assertStoppable, openChannel, parseStopRequest, parseWatchRequest, renderChannel } from './channels.ts';
-import { notifierOf } from './service.ts';
+import { resolveOwnedCalendar } from './calendars.ts';
+import type { CalendarCall, CalendarHandler } from './context.ts';
+import { noContent, respond } from './respond.ts';
 
 /**
  * Opens the channel, then queues its `sync` message (number 1), which may reach the receiver
