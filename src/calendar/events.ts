@@ -37,8 +37,6 @@ import { eventText, instanceText, itemJson, listItem, occurrenceText, renderEven
 import type { RenderContext, TextContext } from './event-resource.ts';
 import {
   ExpansionLimitError,
-  TIME_MAX,
-  TIME_MIN,
   expandWindow,
   occurrenceCancelled,
   occurrenceId,
@@ -48,6 +46,7 @@ import {
   seriesOf,
 } from './occurrences.ts';
 import type { Occurrence } from './occurrences.ts';
+import { TIME_MAX, TIME_MIN } from '../domain/time/bounds.ts';
 import { makePageToken, makeSyncToken, readPageToken, readSyncState } from './paging.ts';
 import { expansionHorizon } from './horizon.ts';
 import type { SeriesWindow } from './horizon.ts';

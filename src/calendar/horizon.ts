@@ -13,7 +13,7 @@
 // expands series over the same window: what an incremental sync reports then always matches
 // what the full sync listed.
 
-import { TIME_MAX } from './occurrences.ts';
+import { TIME_MAX } from '../domain/time/bounds.ts';
 
 /** The end of the expansion window of a listing started at `now` that has no timeMax. */
 export function expansionHorizon(now: number): number {

@@ -26,13 +26,6 @@ import { daysBetween, parseDate, parseDateTimeWall, parseDateTimeWithZone, start
 import type { CivilDate } from '../domain/time/zones.ts';
 
 /**
- * Instants that stand for "no bound": 0001-01-01 and 10000-01-01 UTC, the years RFC 3339 can
- * write, well inside what Date and Intl accept even after zone offsets are applied.
- */
-export const TIME_MIN = -62_135_596_800_000;
-export const TIME_MAX = 253_402_300_800_000;
-
-/**
  * Beyond this COUNT a series' end is not computed at write time (it would mean iterating every
  * occurrence); its stored span then runs to Number.MAX_SAFE_INTEGER, which is only a looser
  * index bound, never a wrong answer.

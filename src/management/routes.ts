@@ -3,7 +3,7 @@
 // (Host, cross-site and body-type checks), before routing.
 
 import type { App } from '../app.ts';
-import { TIME_MAX, TIME_MIN } from '../calendar/occurrences.ts';
+import { TIME_MAX, TIME_MIN } from '../domain/time/bounds.ts';
 import { FixtureError, parseFixture } from '../fixtures.ts';
 import { parseRfc3339 } from '../domain/time/datetime.ts';
 import { jsonBody, RequestError } from '../http/request.ts';
