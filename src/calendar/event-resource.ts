@@ -12,8 +12,8 @@ import { formatDate } from '../domain/time/datetime.ts';
 import { formatRfc3339InZone, MS_PER_DAY } from '../domain/time/zones.ts';
 import { hangoutLinkOf } from '../events/conference.ts';
 import { etagFor } from './etag.ts';
-import { eventTimes, occurrenceCancelled } from './occurrences.ts';
-import type { Occurrence } from './occurrences.ts';
+import { eventTimes, occurrenceCancelled } from '../events/occurrences.ts';
+import type { Occurrence } from '../events/occurrences.ts';
 
 export interface RenderContext {
   calendar: CalendarRecord;

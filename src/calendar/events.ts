@@ -1,7 +1,7 @@
 // events.list / get / instances / insert / update / patch / delete (METHODS.md §2.9-2.15,
 // BEHAVIOUR.md §2-3). Handlers parse the request, run one store transaction for a write, and
 // hand the resource to respond(); validation and the writes themselves live in event-write.ts,
-// the wire shape in event-resource.ts, time and recurrence in occurrences.ts.
+// the wire shape in event-resource.ts, time and recurrence in src/events/occurrences.ts.
 //
 // How events.list reads the store, so the cost follows the window and the page, never the
 // calendar (STYLE.md; issue 5 "indexes, not scans"):
@@ -44,8 +44,8 @@ import {
   occurrenceTimes,
   instanceId,
   seriesOf,
-} from './occurrences.ts';
-import type { Occurrence } from './occurrences.ts';
+} from '../events/occurrences.ts';
+import type { Occurrence } from '../events/occurrences.ts';
 import { TIME_MAX, TIME_MIN } from '../domain/time/bounds.ts';
 import { makePageToken, makeSyncToken, readPageToken, readSyncState } from './paging.ts';
 import { expansionHorizon } from './horizon.ts';

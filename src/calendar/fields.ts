@@ -16,8 +16,8 @@
 
 import { GoogleApiError, googleErrors } from '../api/google-error.ts';
 import { stringParam } from './params.ts';
-import { isSchemaName, memberNames, memberShape } from './schema-fields.ts';
-import type { MemberShape, SchemaName } from './schema-fields.ts';
+import { isSchemaName, memberNames, memberShape } from '../domain/schema-fields.ts';
+import type { MemberShape, SchemaName } from '../domain/schema-fields.ts';
 import type { CalendarOperation } from './scopes.ts';
 
 /** 'all' keeps the whole value; otherwise the listed members (and, with a wildcard, every member). */

@@ -26,7 +26,7 @@ import { MS_PER_DAY, formatRfc3339InZone, isValidTimeZone } from '../domain/time
 import type { CalendarRecord, Json, JsonObject, Store } from '../store/store.ts';
 import type { CalendarHandler } from './context.ts';
 import { PRIMARY_ALIAS, resolveOwnedCalendar } from './calendars.ts';
-import { ExpansionLimitError, expandWindow } from './occurrences.ts';
+import { ExpansionLimitError, expandWindow } from '../events/occurrences.ts';
 import { respond } from './respond.ts';
 import { invalidLocatedMember } from '../api/body-rules.ts';
 import { assertArray, assertInteger, assertObject, assertString, isJsonObject } from '../validation.ts';

@@ -24,8 +24,8 @@ import { etagFor } from './etag.ts';
 import { eventText, listItem, occurrenceText, renderTombstone } from './event-resource.ts';
 import type { TextContext } from './event-resource.ts';
 import type { SeriesWindow } from './horizon.ts';
-import { asException, exceptionKey, expandWindow, instanceId, occurrenceId, occurrenceRecord, occurrenceTimes, recurrenceLines, seriesOf } from './occurrences.ts';
-import type { StoredException } from './occurrences.ts';
+import { asException, exceptionKey, expandWindow, instanceId, occurrenceId, occurrenceRecord, occurrenceTimes, recurrenceLines, seriesOf } from '../events/occurrences.ts';
+import type { StoredException } from '../events/occurrences.ts';
 import { timingAt } from './series-history.ts';
 
 /** Changed records read from the store at a time. */

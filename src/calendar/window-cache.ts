@@ -1,4 +1,4 @@
-// Expanded windows (occurrences.ts expandWindow), kept while nothing they show has changed. A
+// Expanded windows (src/events/occurrences.ts expandWindow), kept while nothing they show has changed. A
 // calendar app asks for the same week again and again (a view drawn anew, a test suite polling),
 // and expanding every series over it is most of such a request.
 //
@@ -16,8 +16,8 @@
 
 import type { App } from '../app.ts';
 import type { CalendarRecord, EventRecord } from '../store/store.ts';
-import { expandWindow } from './occurrences.ts';
-import type { Occurrence, WindowOptions } from './occurrences.ts';
+import { expandWindow } from '../events/occurrences.ts';
+import type { Occurrence, WindowOptions } from '../events/occurrences.ts';
 
 type Expansion = ReturnType<typeof expandWindow>;
 

@@ -5,7 +5,7 @@
 //
 // Record building sits here, below the calendar API, because the fixture loader builds records
 // exactly as events.insert does (CONTRACT §2) and must not reach into the API to do it. It reads
-// where an event sits in time through src/calendar/occurrences.ts, whose rules (spans, series,
+// where an event sits in time through occurrences.ts, whose rules (spans, series,
 // instance ids) depend only on the store types and the domain.
 //
 // Organizer and creator (DISC Event.organizer, Event.creator; captured events): the organizer is
@@ -15,7 +15,7 @@
 
 import type { CalendarRecord, EventRecord, EventStatus, Json, JsonObject, Store, UserRecord } from '../store/store.ts';
 import type { JsonRecord } from '../validation.ts';
-import { eventSpan, recurrenceLines } from '../calendar/occurrences.ts';
+import { eventSpan, recurrenceLines } from './occurrences.ts';
 import { allowedConferenceTypes, resolveConference } from './conference.ts';
 import type { ConferenceDataVersion } from './conference.ts';
 

@@ -10,7 +10,7 @@ import { keyToDate } from '../domain/recurrence/expand.ts';
 import type { OccurrenceKey, Series } from '../domain/recurrence/expand.ts';
 import type { EventRecord, Json, JsonObject } from '../store/store.ts';
 import type { JsonRecord } from '../validation.ts';
-import { occurrenceTimes } from '../calendar/occurrences.ts';
+import { occurrenceTimes } from './occurrences.ts';
 import { clientFields, validateFields } from './event-input.ts';
 import { buildRecord, creatorOf, organizerOf, withConference } from './event-record.ts';
 import type { WriteContext } from './event-record.ts';

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { GoogleApiError } from '../../src/api/google-error.ts';
 import { applyFieldSelector, checkFieldNames, fieldsParam, parseFieldSelector } from '../../src/calendar/fields.ts';
-import type { SchemaName } from '../../src/calendar/schema-fields.ts';
+import type { SchemaName } from '../../src/domain/schema-fields.ts';
 import { AIKO, TEAM, api, reason, tokenFor, useService } from '../_helpers/calendar.ts';
 
 const LIST = {

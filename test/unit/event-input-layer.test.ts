@@ -18,7 +18,7 @@ function filesUnder(dir: string): string[] {
   );
 }
 
-/** The src-relative paths a file imports (`calendar/occurrences.ts`), type imports included. */
+/** The src-relative paths a file imports (`events/occurrences.ts`), type imports included. */
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
   const out: string[] = [];
@@ -28,15 +28,11 @@ function importsOf(file: string): string[] {
   return out;
 }
 
-// Modules below the calendar API that still live in its folder or in oauth/ until their own
-// moves (issue 16 part 3): where an event sits in time, the schema table.
-const PENDING_MOVES = new Set(['calendar/occurrences.ts', 'calendar/schema-fields.ts']);
-
 describe('event input layer', () => {
   it('src/events/ imports only the domain, store types, the validation vocabulary, the shared crypto and itself', () => {
     for (const file of filesUnder(join(SRC, 'events'))) {
       for (const target of importsOf(file)) {
-        const allowed = /^(events|domain|store)\//.test(target) || target === 'validation.ts' || target === 'crypto.ts' || PENDING_MOVES.has(target);
+        const allowed = /^(events|domain|store)\//.test(target) || target === 'validation.ts' || target === 'crypto.ts';
         assert.ok(allowed, `${relative(SRC, file)} imports ${target}`);
       }
     }
@@ -47,7 +43,7 @@ describe('event input layer', () => {
     const targets = files.flatMap(importsOf);
     assert.ok(targets.includes('events/event-insert.ts'), 'fixtures build events through src/events/');
     for (const target of targets) {
-      assert.ok(!/^(calendar|http|api|management|push)\//.test(target) || PENDING_MOVES.has(target), `fixtures import ${target}`);
+      assert.ok(!/^(calendar|http|api|management|push)\//.test(target), `fixtures import ${target}`);
     }
   });
 

@@ -1,10 +1,10 @@
-// The discovery-derived member table (src/calendar/schema-fields.ts): closed over its own
+// The discovery-derived member table (src/domain/schema-fields.ts): closed over its own
 // references, only own members count, and spot checks against calendar-v3-discovery.json.
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { SCHEMA_FIELDS, isSchemaName, memberNames, memberShape } from '../../src/calendar/schema-fields.ts';
-import type { SchemaName } from '../../src/calendar/schema-fields.ts';
+import { SCHEMA_FIELDS, isSchemaName, memberNames, memberShape } from '../../src/domain/schema-fields.ts';
+import type { SchemaName } from '../../src/domain/schema-fields.ts';
 
 const SCALARS = new Set(['string', 'boolean', 'integer', 'number', 'any']);
 

@@ -2,6 +2,8 @@
 // series of a master, and the expansion of a calendar's events over a window (single events,
 // series instances with their stored exceptions merged). events.list (singleEvents),
 // events.instances, events.get of an instance id and freebusy.query all read time through here.
+// It sits below the calendar API, beside event input, because it depends only on the store types
+// and the domain, and record building and the fixture loader need the same spans and series.
 //
 // Cost: every window query starts from store.listEventsOverlapping, which answers from an index,
 // and each series is expanded only over the window (src/domain/recurrence/expand.ts), with a
