@@ -1,0 +1,175 @@
+// The layers of src/ (issue 16 part 3), checked on every run: each file belongs to one part of
+// the map below, a part imports only the parts the map lets it, the map's edges all point down
+// its layers, and no import cycle exists between files. The README's "Layout" section shows the
+// same map. A new edge between parts, a new folder or file outside the map, or an import of
+// anything but node: builtins and relative files fails here: widening the map is a deliberate
+// change to PARTS, made with the README beside it. Type imports count: a type is a dependency.
+
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize, relative, sep } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const SRC = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src');
+
+interface Part {
+  /** Files (`app.ts`) and folders (`calendar/`) of src/, relative to it. */
+  readonly members: readonly string[];
+  /** Higher layers may import lower ones, never the other way. */
+  readonly layer: number;
+  /** The parts this one may import, besides itself. */
+  readonly mayImport: readonly string[];
+}
+
+// Layers, top to bottom: 8 entry points, 7 the composition root, 6 the HTTP server and the
+// Management API, 5 the Calendar API, 4 OAuth and push delivery, 3 the App's shared state,
+// 2 fixtures, 1 event input and Google's error envelope, 0 the foundation (each part of it
+// imports nothing outside itself).
+const PARTS: Readonly<Record<string, Part>> = {
+  entry: { members: ['main.ts', 'cli/'], layer: 8, mayImport: ['root', 'config', 'fixtures', 'http', 'oauth', 'store', 'text'] },
+  root: { members: ['index.ts'], layer: 7, mayImport: ['app', 'calendar', 'config', 'domain', 'fixtures', 'http', 'management', 'oauth', 'push', 'server', 'store'] },
+  server: { members: ['server.ts'], layer: 6, mayImport: ['http'] },
+  management: { members: ['management/'], layer: 6, mayImport: ['app', 'domain', 'fixtures', 'http', 'push', 'validation'] },
+  calendar: { members: ['calendar/'], layer: 5, mayImport: ['api', 'app', 'crypto', 'domain', 'events', 'http', 'oauth', 'push', 'store', 'validation'] },
+  oauth: { members: ['oauth/'], layer: 4, mayImport: ['api', 'app', 'crypto', 'http', 'store'] },
+  push: { members: ['push/'], layer: 4, mayImport: ['api', 'app', 'crypto', 'domain', 'store', 'validation'] },
+  app: { members: ['app.ts'], layer: 3, mayImport: ['domain', 'fixtures', 'http', 'store'] },
+  fixtures: { members: ['fixtures.ts', 'fixtures/'], layer: 2, mayImport: ['crypto', 'domain', 'events', 'store', 'text', 'validation'] },
+  events: { members: ['events/'], layer: 1, mayImport: ['crypto', 'domain', 'store', 'validation'] },
+  api: { members: ['api/'], layer: 1, mayImport: ['http', 'validation'] },
+  http: { members: ['http/'], layer: 0, mayImport: [] },
+  validation: { members: ['validation.ts'], layer: 0, mayImport: [] },
+  crypto: { members: ['crypto.ts'], layer: 0, mayImport: [] },
+  domain: { members: ['domain/'], layer: 0, mayImport: [] },
+  store: { members: ['store/'], layer: 0, mayImport: [] },
+  config: { members: ['config.ts'], layer: 0, mayImport: [] },
+  text: { members: ['one-line.ts', 'json-error-position.ts'], layer: 0, mayImport: [] },
+};
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? filesUnder(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : [],
+  );
+}
+
+const IMPORT_PATTERNS = [
+  // import x from '…', import type { … } from '…', export { … } from '…', export * from '…'
+  /^(?:import|export)\s+(?:type\s+)?(?:\w+\s*,\s*)?(?:\{[^}]*\}|\*(?:\s+as\s+\w+)?|\w+)\s+from\s+'([^']+)'/gm,
+  // import '…' (for its effects)
+  /^import\s+'([^']+)'/gm,
+  // await import('…')
+  /\bimport\(\s*'([^']+)'\s*\)/g,
+];
+
+/** The specifiers a source text imports, in order of the patterns. */
+function specifiersOf(text: string): string[] {
+  return IMPORT_PATTERNS.flatMap((pattern) => [...text.matchAll(pattern)].map((match) => match[1] as string));
+}
+
+/** Every file of src/ (relative, `/`-separated) with the src files it imports. */
+function readGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of filesUnder(SRC)) {
+    const from = relative(SRC, file).split(sep).join('/');
+    const targets: string[] = [];
+    for (const specifier of specifiersOf(readFileSync(file, 'utf8'))) {
+      if (specifier.startsWith('node:')) continue;
+      assert.ok(specifier.startsWith('.'), `${from} imports ${specifier}: src/ uses only node: builtins and its own files`);
+      targets.push(relative(SRC, normalize(join(dirname(file), specifier))).split(sep).join('/'));
+    }
+    graph.set(from, targets);
+  }
+  return graph;
+}
+
+/** The part a src file belongs to, or undefined when the map does not name it. */
+function partOf(file: string, parts: Readonly<Record<string, Part>> = PARTS): string | undefined {
+  const owners = Object.entries(parts).filter(([, part]) => part.members.some((m) => (m.endsWith('/') ? file.startsWith(m) : file === m)));
+  assert.ok(owners.length <= 1, `${file} is in more than one part: ${owners.map(([name]) => name).join(', ')}`);
+  return owners[0]?.[0];
+}
+
+/** Edges between parts that the map does not allow, as `from -> to` lines. */
+function forbiddenEdges(graph: ReadonlyMap<string, readonly string[]>, parts: Readonly<Record<string, Part>> = PARTS): string[] {
+  const out: string[] = [];
+  for (const [from, targets] of graph) {
+    const source = partOf(from, parts);
+    for (const to of targets) {
+      const target = partOf(to, parts);
+      if (source === undefined || target === undefined || source === target) continue;
+      if (!parts[source]?.mayImport.includes(target)) out.push(`${from} -> ${to} (${source} -> ${target})`);
+    }
+  }
+  return out;
+}
+
+/** One import cycle between files, as the path round it, or undefined when there is none. */
+function findCycle(graph: ReadonlyMap<string, readonly string[]>): string[] | undefined {
+  const state = new Map<string, 'open' | 'done'>();
+  const path: string[] = [];
+  const visit = (file: string): string[] | undefined => {
+    if (state.get(file) === 'done') return undefined;
+    if (state.get(file) === 'open') return [...path.slice(path.indexOf(file)), file];
+    state.set(file, 'open');
+    path.push(file);
+    for (const next of graph.get(file) ?? []) {
+      const cycle = visit(next);
+      if (cycle) return cycle;
+    }
+    path.pop();
+    state.set(file, 'done');
+    return undefined;
+  };
+  for (const file of graph.keys()) {
+    const cycle = visit(file);
+    if (cycle) return cycle;
+  }
+  return undefined;
+}
+
+describe('architecture', () => {
+  const graph = readGraph();
+
+  it('reads the imports of src/ (type imports, re-exports and dynamic imports included)', () => {
+    assert.ok(graph.get('calendar/routes.ts')?.includes('calendar/watch.ts'));
+    assert.ok(graph.get('calendar/context.ts')?.includes('oauth/bearer.ts'), 'import type');
+    assert.ok(graph.get('domain/recurrence/expand.ts')?.includes('domain/recurrence/cost.ts'), 'export … from');
+    assert.ok(graph.get('main.ts')?.includes('cli/run.ts'), 'await import(…)');
+    assert.deepEqual(specifiersOf("import './side-effect.ts';\nexport * from './all.ts';\n// import { no } from './comment.ts';"), ['./all.ts', './side-effect.ts']);
+  });
+
+  it('every file of src/ is in exactly one part of the map, and every part has files', () => {
+    for (const file of graph.keys()) assert.ok(partOf(file) !== undefined, `${file} is in no part of the map`);
+    for (const [name, part] of Object.entries(PARTS)) {
+      for (const member of part.members) assert.ok([...graph.keys()].some((f) => (member.endsWith('/') ? f.startsWith(member) : f === member)), `${name}: ${member} is not in src/`);
+    }
+  });
+
+  it('the map points down its layers only', () => {
+    for (const [name, part] of Object.entries(PARTS)) {
+      for (const target of part.mayImport) {
+        assert.ok(PARTS[target] !== undefined, `${name} may import ${target}, which is not a part`);
+        assert.ok(PARTS[target].layer < part.layer, `${name} (layer ${part.layer}) may import ${target} (layer ${PARTS[target].layer})`);
+      }
+    }
+  });
+
+  it('no import crosses parts outside the map', () => {
+    assert.deepEqual(forbiddenEdges(graph), []);
+  });
+
+  it('no import cycle between files', () => {
+    assert.equal(findCycle(graph)?.join(' -> '), undefined);
+  });
+
+  it('a bad edge or a cycle is caught', () => {
+    // The store importing the Calendar API, which imports the store: a forbidden edge and a cycle.
+    const bad = new Map([
+      ['store/store.ts', ['calendar/routes.ts']],
+      ['calendar/routes.ts', ['store/store.ts']],
+    ]);
+    assert.deepEqual(forbiddenEdges(bad), ['store/store.ts -> calendar/routes.ts (store -> calendar)']);
+    assert.deepEqual(findCycle(bad), ['store/store.ts', 'calendar/routes.ts', 'store/store.ts']);
+  });
+});
