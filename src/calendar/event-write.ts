@@ -167,11 +167,15 @@ export function deleteEvent(ctx: WriteContext, target: EventTarget): EventRecord
   }
   const record = target.record;
   if (record.status === 'cancelled') throw googleErrors.deleted();
-  const written = [cancelled(ctx, record)];
+  // Exceptions first, the master last: an expanded incremental sync (instance-sync.ts) reports a
+  // series change with every instance of the series, exceptions included, so a master changed
+  // after its exceptions covers them, and no instance's tombstone is handed out twice.
+  const written: EventRecord[] = [];
   if (record.recurring) {
     for (const exception of ctx.store.listExceptions(ctx.calendar.id, record.id)) {
       if (exception.status !== 'cancelled') written.push(cancelled(ctx, exception));
     }
   }
+  written.push(cancelled(ctx, record));
   return written;
 }
