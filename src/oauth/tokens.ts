@@ -1,12 +1,7 @@
 // Minting access and refresh tokens for a connection. The token is returned once; the store keeps
 // only its SHA-256 digest (CONTRACT §4). Access tokens expire by the service clock.
 //
-// An access token begins with its expiry: 8 base64url digits of the milliseconds (48 bits,
-// big-endian), then 256 random bits (43 digits), all base64url. The expiry is stored anyway; in
-// the token it lets the store file tokens by expiry and find them by it (the SQLite schema,
-// version 3), so tokens minted one after another are written side by side instead of each on a
-// random page of an index. Tokens without it (from an older version, or an expiry out of range)
-// are still found, by digest alone.
+// The token's text, an expiry prefix and 256 random bits, is token-format.ts's.
 //
 // Expired access tokens are deleted as new ones are issued, so the store holds the tokens of the
 // last hours, not every token ever issued: every PURGE_EVERY-th token an App issues deletes up
@@ -25,6 +20,7 @@
 import type { App } from '../app.ts';
 import type { AccessTokenRecord } from '../store/store.ts';
 import { randomToken, sha256 } from '../crypto.ts';
+import { expiryOfToken, isUnprefixedToken, mintAccessToken } from './token-format.ts';
 
 /** Spec "Access token": lifetime 1 hour, `expires_in` 3600. */
 export const ACCESS_TOKEN_LIFETIME_SECONDS = 3600;
@@ -33,28 +29,10 @@ export const EXPIRED_TOKEN_KEPT_MS = ACCESS_TOKEN_LIFETIME_SECONDS * 1000;
 /** A purge every this many tokens issued (one statement, instead of one per token). */
 export const PURGE_EVERY = 32;
 
-const EXPIRY_BYTES = 6;
-const EXPIRY_DIGITS = 8;
-const RANDOM_DIGITS = 43;
-
-function expiryDigits(expiresAt: number): string {
-  if (!Number.isSafeInteger(expiresAt) || expiresAt < 0 || expiresAt >= 2 ** (8 * EXPIRY_BYTES)) return '';
-  const bytes = Buffer.alloc(EXPIRY_BYTES);
-  bytes.writeUIntBE(expiresAt, 0, EXPIRY_BYTES);
-  return bytes.toString('base64url');
-}
-
-/** The expiry an access token's text gives, if it gives one. */
-export function expiryOfToken(token: string): number | undefined {
-  if (token.length !== EXPIRY_DIGITS + RANDOM_DIGITS) return undefined;
-  const bytes = Buffer.from(token.slice(0, EXPIRY_DIGITS), 'base64url');
-  return bytes.length === EXPIRY_BYTES ? bytes.readUIntBE(0, EXPIRY_BYTES) : undefined;
-}
-
 export function issueAccessToken(app: App, connectionId: string): string {
   const now = Math.floor(app.clock.now());
   const expiresAt = now + ACCESS_TOKEN_LIFETIME_SECONDS * 1000;
-  const token = expiryDigits(expiresAt) + randomToken();
+  const token = mintAccessToken(expiresAt);
   app.store.putAccessToken({ hash: sha256(token), connectionId, expiresAt });
   purgeWhileIssuing(app, now);
   return token;
@@ -80,7 +58,7 @@ export function issueRefreshToken(app: App, connectionId: string): string {
 export function liveAccessToken(app: App, token: string): AccessTokenRecord | undefined {
   const expiresAt = expiryOfToken(token);
   // Only our two shapes are looked up: anything else is no token of ours, and costs no search.
-  if (expiresAt === undefined && token.length !== RANDOM_DIGITS) return undefined;
+  if (expiresAt === undefined && !isUnprefixedToken(token)) return undefined;
   const record = app.store.getAccessToken(sha256(token), expiresAt);
   return record && record.expiresAt > app.clock.now() ? record : undefined;
 }
