@@ -19,6 +19,7 @@ import type { Fixture } from './fixtures.ts';
 import { silentLogger, stderrLogger } from './http/log.ts';
 import type { Logger } from './http/log.ts';
 import { createManagementSurface } from './management/routes.ts';
+import { createBearerCache } from './oauth/bearer.ts';
 import { createOAuthSurface } from './oauth/routes.ts';
 import { startPush } from './push/service.ts';
 import { createHttpServer } from './server.ts';
@@ -77,7 +78,9 @@ export async function start(startOptions: StartOptions = {}): Promise<RunningSer
     throw error;
   }
 
-  const surfaces = [createManagementSurface(app), createOAuthSurface(app), createCalendarSurface(app)];
+  // One cache of authentications for both surfaces that take bearer tokens.
+  const bearers = createBearerCache(app);
+  const surfaces = [createManagementSurface(app), createOAuthSurface(app, bearers), createCalendarSurface(app, bearers)];
   const { server, stop } = createHttpServer({ surfaces, log, baseUrl: () => app.baseUrl, durable: () => app.store.durable(), timeouts: startOptions.httpTimeouts });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -21,6 +21,7 @@ import type { Handler, Surface } from '../http/surface.ts';
 import { ExpansionBudgetError } from '../domain/recurrence/expand.ts';
 import { RecurrenceError } from '../domain/recurrence/rrule.ts';
 import { authenticate } from '../oauth/bearer.ts';
+import type { BearerCache } from '../oauth/bearer.ts';
 import { calendarListHandlers } from './calendar-list.ts';
 import { getCalendar } from './calendars.ts';
 import type { CalendarHandler } from './context.ts';
@@ -70,18 +71,19 @@ function checkSystemParameters(query: URLSearchParams, operation: CalendarOperat
   checkFieldsParam(query, operation);
 }
 
-function guarded(app: App, route: CalendarRoute): Handler {
+function guarded(app: App, bearers: BearerCache, route: CalendarRoute): Handler {
   return (req: ApiRequest, params: Params) => {
-    const auth = authenticate(app, req);
+    const auth = authenticate(app, bearers, req);
     if (!scopeAllows(auth.scopes, route.operation)) throw googleErrors.insufficientPermissions();
     checkSystemParameters(req.query, route.operation);
     return route.handler({ app, req, params, auth });
   };
 }
 
-export function createCalendarSurface(app: App): Surface {
+/** `bearers` is the App's cache of authentications, shared with /userinfo. */
+export function createCalendarSurface(app: App, bearers: BearerCache): Surface {
   const routes = new Router<Handler>();
-  for (const route of CALENDAR_ROUTES) routes.add(route.method, CALENDAR_PREFIX + route.path, guarded(app, route));
+  for (const route of CALENDAR_ROUTES) routes.add(route.method, CALENDAR_PREFIX + route.path, guarded(app, bearers, route));
   return {
     name: 'calendar',
     owns: (path) => path === '/calendar/v3' || path.startsWith(CALENDAR_PREFIX),

@@ -17,7 +17,8 @@ export interface BearerAuth {
   scopes: readonly string[];
 }
 
-// Authenticated tokens, per App, by digest (raw tokens are never kept): a read then costs one
+// Authenticated tokens, per App (one BearerCache, made by the composition root, src/index.ts, and
+// shared by the calendar API and /userinfo), by digest (raw tokens are never kept): a read then costs one
 // hash instead of three store lookups. Connections and users never change in place (a
 // connection is created whole at consent, users only by a fixture), and every way a token dies
 // early in this process goes through App.revokeConnection, App.deleteUser or a workspace load,
@@ -33,31 +34,24 @@ interface CachedAuth {
   readonly auth: BearerAuth;
 }
 
-interface BearerCache {
+export interface BearerCache {
   readonly entries: Map<string, CachedAuth>;
   /** Store.othersCommitted() when the entries were last known true. */
   othersCommitted: number;
 }
 
-const caches = new WeakMap<App, BearerCache>();
-
-function cacheOf(app: App): BearerCache {
-  let cache = caches.get(app);
-  if (cache === undefined) {
-    const entries = new Map<string, CachedAuth>();
-    app.onWorkspaceReplaced(() => entries.clear());
-    app.onConnectionRevoked((connectionId) => {
-      for (const [hash, entry] of entries) if (entry.auth.connection.id === connectionId) entries.delete(hash);
-    });
-    cache = { entries, othersCommitted: app.store.othersCommitted() };
-    caches.set(app, cache);
-  }
-  return cache;
+/** An App's cache of authentications, dropping entries as the App's hooks report tokens dying. */
+export function createBearerCache(app: App): BearerCache {
+  const entries = new Map<string, CachedAuth>();
+  app.onWorkspaceReplaced(() => entries.clear());
+  app.onConnectionRevoked((connectionId) => {
+    for (const [hash, entry] of entries) if (entry.auth.connection.id === connectionId) entries.delete(hash);
+  });
+  return { entries, othersCommitted: app.store.othersCommitted() };
 }
 
-/** The App's cached authentications, emptied first if another process has committed since. */
-function currentEntries(app: App): Map<string, CachedAuth> {
-  const cache = cacheOf(app);
+/** The cached authentications, emptied first if another process has committed since. */
+function currentEntries(app: App, cache: BearerCache): Map<string, CachedAuth> {
   const othersCommitted = app.store.othersCommitted();
   if (othersCommitted !== cache.othersCommitted) {
     cache.entries.clear();
@@ -66,10 +60,10 @@ function currentEntries(app: App): Map<string, CachedAuth> {
   return cache.entries;
 }
 
-export function authenticate(app: App, req: ApiRequest): BearerAuth {
+export function authenticate(app: App, bearers: BearerCache, req: ApiRequest): BearerAuth {
   const presented = bearerToken(req);
   if (presented === undefined) throw googleErrors.authError();
-  const cache = currentEntries(app);
+  const cache = currentEntries(app, bearers);
   const hash = sha256(presented);
   const cached = cache.get(hash);
   if (cached !== undefined) {

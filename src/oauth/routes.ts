@@ -10,6 +10,7 @@ import type { Result } from '../http/result.ts';
 import { Router } from '../http/router.ts';
 import type { Handler, Surface } from '../http/surface.ts';
 import { decideConsent, showConsent } from './authorize.ts';
+import type { BearerCache } from './bearer.ts';
 import type { OAuthContext } from './context.ts';
 import { OAuthError, oauthErrorBody } from './errors.ts';
 import { AuthorizationCodes, PendingConsents } from './pending.ts';
@@ -17,8 +18,8 @@ import { revokeToken } from './revoke.ts';
 import { exchangeToken, NO_STORE } from './token.ts';
 import { userinfo } from './userinfo.ts';
 
-export function createOAuthSurface(app: App): Surface {
-  const ctx: OAuthContext = { app, consents: new PendingConsents(), codes: new AuthorizationCodes() };
+export function createOAuthSurface(app: App, bearers: BearerCache): Surface {
+  const ctx: OAuthContext = { app, consents: new PendingConsents(), codes: new AuthorizationCodes(), bearers, purge: { issuedSincePurge: 0 } };
   // States and transitions: reset and fixture load end every pending consent and code; a revoked
   // connection takes its codes with it.
   app.onWorkspaceReplaced(() => {

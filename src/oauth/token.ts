@@ -59,7 +59,7 @@ function authorizationCodeGrant(ctx: OAuthContext, client: ClientRecord, form: U
   codes.consume(code, connection.id, now);
   // Both tokens in one commit: never an access token stored without its refresh token.
   const body = app.store.transaction((): TokenResponse => {
-    const issued: TokenResponse = tokenResponse(issueAccessToken(app, connection.id), connection.scopes);
+    const issued: TokenResponse = tokenResponse(issueAccessToken(app, ctx.purge, connection.id), connection.scopes);
     if (connection.offline) issued.refresh_token = issueRefreshToken(app, connection.id);
     return issued;
   });
@@ -77,7 +77,7 @@ function refreshTokenGrant(ctx: OAuthContext, client: ClientRecord, form: URLSea
   const granted = connection.scopes.join(' ');
   if (scope !== undefined && scope !== granted) throw new OAuthError('invalid_scope', 'scope must equal the originally granted scope string.');
   // No rotation: the answer has no refresh_token and the presented one stays valid.
-  return json(200, tokenResponse(issueAccessToken(app, connection.id), connection.scopes), NO_STORE);
+  return json(200, tokenResponse(issueAccessToken(app, ctx.purge, connection.id), connection.scopes), NO_STORE);
 }
 
 interface TokenResponse {

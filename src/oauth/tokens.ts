@@ -29,21 +29,23 @@ export const EXPIRED_TOKEN_KEPT_MS = ACCESS_TOKEN_LIFETIME_SECONDS * 1000;
 /** A purge every this many tokens issued (one statement, instead of one per token). */
 export const PURGE_EVERY = 32;
 
-export function issueAccessToken(app: App, connectionId: string): string {
+/** Access tokens an App has issued since its last purge: one count per App, in its OAuth context. */
+export interface PurgeCount {
+  issuedSincePurge: number;
+}
+
+export function issueAccessToken(app: App, purge: PurgeCount, connectionId: string): string {
   const now = Math.floor(app.clock.now());
   const expiresAt = now + ACCESS_TOKEN_LIFETIME_SECONDS * 1000;
   const token = mintAccessToken(expiresAt);
   app.store.putAccessToken({ hash: sha256(token), connectionId, expiresAt });
-  purgeWhileIssuing(app, now);
+  purgeWhileIssuing(app, purge, now);
   return token;
 }
 
-/** Tokens each App has issued since its last purge. */
-const issuedSincePurge = new WeakMap<App, number>();
-
-function purgeWhileIssuing(app: App, now: number): void {
-  const issued = (issuedSincePurge.get(app) ?? 0) + 1;
-  issuedSincePurge.set(app, issued % PURGE_EVERY);
+function purgeWhileIssuing(app: App, purge: PurgeCount, now: number): void {
+  const issued = purge.issuedSincePurge + 1;
+  purge.issuedSincePurge = issued % PURGE_EVERY;
   if (issued === PURGE_EVERY) app.store.deleteAccessTokensExpiringBefore(now - EXPIRED_TOKEN_KEPT_MS, 2 * PURGE_EVERY);
 }
 

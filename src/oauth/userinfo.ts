@@ -19,7 +19,7 @@ interface Profile {
 }
 
 export function userinfo(ctx: OAuthContext, req: ApiRequest): Result {
-  const auth = authenticate(ctx.app, req);
+  const auth = authenticate(ctx.app, ctx.bearers, req);
   if (!hasAnyScope(auth, USERINFO_SCOPES)) throw googleErrors.insufficientPermissions();
   // Never picture, given_name, family_name or locale: the test users have none of them.
   const profile: Profile = { sub: auth.user.id, id: auth.user.id };

@@ -47,21 +47,21 @@ for (const [name, open] of stores) {
     it('are 8 base64url digits of their expiry then 256 random bits; the store holds their digest', () => {
       const store = open();
       const { app } = appOn(store);
-      const token = issueAccessToken(app, 'k1');
+      const token = issueAccessToken(app, { issuedSincePurge: 0 }, 'k1');
       assert.match(token, /^[A-Za-z0-9_-]{51}$/);
       // The service clock stands at NOW.
       const expiresAt = expiryOfToken(token) as number;
       assert.equal(expiresAt, NOW + ACCESS_TOKEN_LIFETIME_SECONDS * 1000);
       assert.equal(Buffer.from(token.slice(8), 'base64url').length, 32);
       assert.deepEqual(store.getAccessToken(sha256(token), expiresAt), { hash: sha256(token), connectionId: 'k1', expiresAt });
-      assert.notEqual(issueAccessToken(app, 'k1').slice(8), token.slice(8));
+      assert.notEqual(issueAccessToken(app, { issuedSincePurge: 0 }, 'k1').slice(8), token.slice(8));
       store.close();
     });
 
     it('are found by digest and expiry, live until their expiry by the service clock', () => {
       const store = open();
       const { app, lookups } = appOn(store);
-      const token = issueAccessToken(app, 'k1');
+      const token = issueAccessToken(app, { issuedSincePurge: 0 }, 'k1');
       assert.equal(liveAccessToken(app, token)?.connectionId, 'k1');
       assert.deepEqual(lookups.at(-1), [sha256(token), expiryOfToken(token)]);
       app.clock.advance(ACCESS_TOKEN_LIFETIME_SECONDS - 1);
@@ -74,7 +74,7 @@ for (const [name, open] of stores) {
     it('a token with another expiry written into it is not found', () => {
       const store = open();
       const { app } = appOn(store);
-      const token = issueAccessToken(app, 'k1');
+      const token = issueAccessToken(app, { issuedSincePurge: 0 }, 'k1');
       const later = Buffer.alloc(6);
       later.writeUIntBE((expiryOfToken(token) as number) + 3_600_000, 0, 6);
       assert.equal(liveAccessToken(app, later.toString('base64url') + token.slice(8)), undefined);

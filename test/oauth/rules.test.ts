@@ -88,7 +88,7 @@ describe('the OAuth surface error renderer', () => {
     onWorkspaceReplaced() {},
     onConnectionRevoked() {},
   } as unknown as App;
-  const surface = createOAuthSurface(app);
+  const surface = createOAuthSurface(app, { entries: new Map(), othersCommitted: 0 });
   const req = {} as ApiRequest;
 
   it('an OAuthError: its status and {error, error_description}, not cacheable', () => {

@@ -17,6 +17,7 @@ import { parseFixture } from '../../src/fixtures.ts';
 import type { ApiRequest } from '../../src/http/request.ts';
 import { silentLogger } from '../../src/http/log.ts';
 import type { Handler } from '../../src/http/surface.ts';
+import { createBearerCache } from '../../src/oauth/bearer.ts';
 import { createOAuthSurface } from '../../src/oauth/routes.ts';
 import { ACCESS_TOKEN_LIFETIME_SECONDS, EXPIRED_TOKEN_KEPT_MS, issueRefreshToken, liveAccessToken, PURGE_EVERY } from '../../src/oauth/tokens.ts';
 import { MemoryStore } from '../../src/store/memory.ts';
@@ -50,7 +51,7 @@ function grants(store: Store): Grants {
   const connectionId = 'connection-1';
   store.putConnection({ id: connectionId, clientId: CLIENT.id, userId: 'user-1', scopes: ['openid', 'email'], offline: true, createdAt: clock.now() });
   const refreshToken = issueRefreshToken(app, connectionId);
-  const surface = createOAuthSurface(app);
+  const surface = createOAuthSurface(app, createBearerCache(app));
   const route = (method: string, path: string): Handler => {
     const match = surface.routes.match(method, path);
     assert.equal(match.kind, 'found');
