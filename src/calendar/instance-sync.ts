@@ -9,20 +9,21 @@
 //   instance it had when the token was made (series-history.ts) that is no longer listed.
 // Changes are walked in change order (Store.listEventsChangedSince), so a sync that finds nothing
 // reads one empty batch. A series' instances can fill many pages: the page token names the
-// change being reported and how far into it the last page got (phase a: the series' instances
-// now, by start then id; b: its former instances gone, by original start; c: its exceptions no
-// longer listed, by id). If that change is superseded while paging, its new version comes later
-// in change order and is reported whole.
+// change being reported and how far into it the last page got (list-cursor.ts SyncPosition: the
+// series' instances listed now, by start then id; its former instances gone, by original start;
+// its exceptions no longer listed, by id). If that change is superseded while paging, its new
+// version comes later in change order and is reported whole.
 
 import { googleErrors } from '../api/google-error.ts';
 import { formatDate } from '../domain/time/datetime.ts';
 import { formatRfc3339InZone, MS_PER_DAY } from '../domain/time/zones.ts';
 import { isOccurrence, keyToDate, occurrences, overlaps } from '../domain/recurrence/expand.ts';
 import type { OccurrenceKey, Series } from '../domain/recurrence/expand.ts';
-import type { CalendarRecord, EventRecord, JsonObject, Store } from '../store/store.ts';
+import type { EventRecord, JsonObject, Store } from '../store/store.ts';
+import type { CursorOf, SyncPosition } from './list-cursor.ts';
+import type { ListState } from './list-pages.ts';
 import { etagFor } from './etag.ts';
 import { eventText, listItem, occurrenceText, renderTombstone } from './event-resource.ts';
-import type { TextContext } from './event-resource.ts';
 import type { SeriesWindow } from './horizon.ts';
 import { asException, exceptionKey, expandWindow, instanceId, occurrenceId, occurrenceRecord, occurrenceTimes, recurrenceLines, seriesOf } from '../events/occurrences.ts';
 import type { StoredException } from '../events/occurrences.ts';
@@ -39,18 +40,14 @@ const EXAMINE_LIMIT = 5000;
 const KEYS_PER_PAUSE = 500;
 const PAUSE_LIMIT = 10;
 
-export interface InstanceSyncRequest {
+/** What the listing asks (list-pages.ts ListState), and what the sync token and page token say. */
+export interface InstanceSyncRequest extends Pick<ListState, 'calendar' | 'text' | 'size' | 'showDeleted' | 'accept'> {
   readonly store: Store;
-  readonly calendar: CalendarRecord;
-  readonly text: TextContext;
-  readonly size: number;
-  readonly showDeleted: boolean;
-  readonly accept: (record: EventRecord) => boolean;
   /** The change sequence of the sync token. */
   readonly sinceSeq: number;
   /** The window the full sync expanded series over. */
   readonly window: SeriesWindow;
-  readonly cursor: JsonObject | undefined;
+  readonly cursor: CursorOf<'instanceSync'> | undefined;
   readonly now: number;
 }
 
@@ -58,7 +55,7 @@ export interface InstanceSyncPage {
   items: Buffer[];
   watermark: number;
   updatedMs: number;
-  nextCursor: JsonObject | undefined;
+  nextCursor: CursorOf<'instanceSync'> | undefined;
 }
 
 /**
@@ -68,13 +65,13 @@ export interface InstanceSyncPage {
 interface Emitted {
   readonly item: Buffer | undefined;
   readonly updatedMs: number;
-  readonly position: JsonObject;
+  readonly position: SyncPosition;
 }
 
 export function instanceChanges(req: InstanceSyncRequest): InstanceSyncPage {
   const cursor = req.cursor;
-  let after = typeof cursor?.a === 'number' ? cursor.a : req.sinceSeq;
-  let resume = typeof cursor?.q === 'number' ? { seq: cursor.q, position: objectOf(cursor.r) } : undefined;
+  let after = cursor?.afterSeq ?? req.sinceSeq;
+  let resume = cursor?.within;
   const items: Buffer[] = [];
   let updatedMs = 0;
   let examined = 0;
@@ -85,7 +82,7 @@ export function instanceChanges(req: InstanceSyncRequest): InstanceSyncPage {
       let position = resume !== undefined && record.seq === resume.seq ? resume.position : undefined;
       resume = undefined;
       // The next page starts within this record, after `position`.
-      const within = (): InstanceSyncPage => ({ items, watermark: after, updatedMs, nextCursor: { a: after, q: record.seq, ...(position && { r: position }) } });
+      const within = (): InstanceSyncPage => ({ items, watermark: after, updatedMs, nextCursor: cursorAt(req, after, { seq: record.seq, position }) });
       for (const emitted of changesOf(req, record, position)) {
         if (emitted.item === undefined) {
           position = emitted.position;
@@ -98,10 +95,14 @@ export function instanceChanges(req: InstanceSyncRequest): InstanceSyncPage {
         position = emitted.position;
       }
       after = record.seq;
-      if (++examined >= EXAMINE_LIMIT) return { items, watermark: after, updatedMs, nextCursor: { a: after } };
+      if (++examined >= EXAMINE_LIMIT) return { items, watermark: after, updatedMs, nextCursor: cursorAt(req, after, undefined) };
     }
     if (batch.length < BATCH) return { items, watermark: after, updatedMs: updatedMs || req.now, nextCursor: undefined };
   }
+}
+
+function cursorAt(req: InstanceSyncRequest, afterSeq: number, within: CursorOf<'instanceSync'>['within']): CursorOf<'instanceSync'> {
+  return { kind: 'instanceSync', afterSeq, within, seriesTo: req.window.to };
 }
 
 function objectOf(value: unknown): JsonObject | undefined {
@@ -109,7 +110,7 @@ function objectOf(value: unknown): JsonObject | undefined {
 }
 
 /** What one changed record contributes, from `position` on (after the item it names). */
-function* changesOf(req: InstanceSyncRequest, record: EventRecord, position: JsonObject | undefined): Generator<Emitted> {
+function* changesOf(req: InstanceSyncRequest, record: EventRecord, position: SyncPosition | undefined): Generator<Emitted> {
   if (record.recurringEventId !== null) {
     if (position === undefined) yield* exceptionChange(req, record);
     return;
@@ -118,13 +119,13 @@ function* changesOf(req: InstanceSyncRequest, record: EventRecord, position: Jso
   // The history no longer reaches back to the token: which instances the client holds is unknown.
   if (before === undefined) throw googleErrors.fullSyncRequired();
   if (!record.recurring && recurrenceLines(before).length === 0) {
-    if (position === undefined) yield* emit(singleItem(req, record), record.updatedMs, { p: 'a' });
+    if (position === undefined) yield* emit(singleItem(req, record), record.updatedMs, { phase: 'listedNow', after: undefined });
     return;
   }
   yield* seriesChange(req, record, before, position);
 }
 
-function* emit(item: Buffer | undefined, updatedMs: number, position: JsonObject): Generator<Emitted> {
+function* emit(item: Buffer | undefined, updatedMs: number, position: SyncPosition): Generator<Emitted> {
   if (item !== undefined) yield { item, updatedMs, position };
 }
 
@@ -217,28 +218,30 @@ function* exceptionChange(req: InstanceSyncRequest, exception: EventRecord): Gen
   // reports this instance as it then stands.
   if (master !== undefined && master.seq > exception.seq) return;
   const listed = master !== undefined && exceptionListed(req, seriesNow(req, master), exception);
-  yield* emit(listed ? eventText(exception, req.text) : tombstone(req, exception), exception.updatedMs, { p: 'a' });
+  yield* emit(listed ? eventText(exception, req.text) : tombstone(req, exception), exception.updatedMs, { phase: 'listedNow', after: undefined });
 }
 
-const PHASES = ['a', 'b', 'c'];
+/** The phases of a series change, in the order they are reported. */
+const PHASES: ReadonlyArray<SyncPosition['phase']> = ['listedNow', 'formerGone', 'exceptionsGone'];
 
-function* seriesChange(req: InstanceSyncRequest, record: EventRecord, before: JsonObject, position: JsonObject | undefined): Generator<Emitted> {
+function* seriesChange(req: InstanceSyncRequest, record: EventRecord, before: JsonObject, position: SyncPosition | undefined): Generator<Emitted> {
   const now = seriesNow(req, record);
-  const phase = PHASES.indexOf(typeof position?.p === 'string' ? position.p : 'a');
-  const at = (p: string): JsonObject | undefined => (position?.p === p ? position : undefined);
+  const phase = PHASES.indexOf(position?.phase ?? 'listedNow');
+  const at = <P extends SyncPosition['phase']>(p: P): Extract<SyncPosition, { phase: P }> | undefined =>
+    position?.phase === p ? (position as Extract<SyncPosition, { phase: P }>) : undefined;
   const old = recurrenceLines(before).length > 0 ? seriesOf(before, req.calendar.timeZone) : undefined;
-  if (phase <= 0) yield* listedNow(req, record, at('a'));
-  if (phase <= 1) yield* formerInstancesGone(req, now, old, at('b'));
-  yield* exceptionsGone(req, now, old, at('c'));
+  if (phase <= 0) yield* listedNow(req, record, at('listedNow'));
+  if (phase <= 1) yield* formerInstancesGone(req, now, old, at('formerGone'));
+  yield* exceptionsGone(req, now, old, at('exceptionsGone'));
 }
 
-/** Phase a: what the record lists now (its instances in the window, or itself as a single event). */
-function* listedNow(req: InstanceSyncRequest, record: EventRecord, from: JsonObject | undefined): Generator<Emitted> {
+/** First what the record lists now (its instances in the window, or itself as a single event). */
+function* listedNow(req: InstanceSyncRequest, record: EventRecord, from: Extract<SyncPosition, { phase: 'listedNow' }> | undefined): Generator<Emitted> {
   if (!record.recurring) {
-    if (from === undefined) yield* emit(singleItem(req, record), record.updatedMs, { p: 'a', t: record.startMs, i: record.id });
+    if (from === undefined) yield* emit(singleItem(req, record), record.updatedMs, { phase: 'listedNow', after: { start: record.startMs, id: record.id } });
     return;
   }
-  let after = typeof from?.t === 'number' && typeof from.i === 'string' ? { start: from.t, id: from.i } : undefined;
+  let after = from?.after;
   for (;;) {
     const { occurrences: page } = expandWindow(req.store, req.calendar, req.window.from, req.window.to, {
       seriesId: record.id,
@@ -250,36 +253,46 @@ function* listedNow(req: InstanceSyncRequest, record: EventRecord, from: JsonObj
     });
     for (const o of page) {
       after = { start: o.start, id: occurrenceId(o) };
-      yield { item: occurrenceText(o, req.text), updatedMs: occurrenceRecord(o).updatedMs, position: { p: 'a', t: after.start, i: after.id } };
+      yield { item: occurrenceText(o, req.text), updatedMs: occurrenceRecord(o).updatedMs, position: { phase: 'listedNow', after } };
     }
     if (page.length <= req.size) return;
   }
 }
 
-/** Phase b: tombstones for the instances the series had at the token that no longer exist. */
-function* formerInstancesGone(req: InstanceSyncRequest, now: SeriesNow, old: Series | undefined, from: JsonObject | undefined): Generator<Emitted> {
+/** Then tombstones for the instances the series had at the token that no longer exist. */
+function* formerInstancesGone(
+  req: InstanceSyncRequest,
+  now: SeriesNow,
+  old: Series | undefined,
+  from: Extract<SyncPosition, { phase: 'formerGone' }> | undefined,
+): Generator<Emitted> {
   const record = now.master;
   if (old === undefined) {
     // It was a single event; as a series master it is no longer listed itself.
-    if (from === undefined && record.recurring) yield* emit(listItem(renderTombstone(record, req.text.ctx)), record.updatedMs, { p: 'b', k: 0 });
+    if (from === undefined && record.recurring) yield* emit(listItem(renderTombstone(record, req.text.ctx)), record.updatedMs, { phase: 'formerGone', afterKey: 0 });
     return;
   }
-  const afterKey = typeof from?.k === 'number' ? from.k : undefined;
+  const afterKey = from?.afterKey;
   const slotted = ascendingSlots(req, now.series, afterKey);
   let looked = 0;
   for (const key of keysInWindow(req, old, afterKey)) {
     const id = instanceId(record, old, key);
     if (!instanceListed(req, now, old.kind, key, id, slotted)) {
-      yield { item: vanishedInstance(req, record, old, key, id), updatedMs: record.updatedMs, position: { p: 'b', k: key } };
+      yield { item: vanishedInstance(req, record, old, key, id), updatedMs: record.updatedMs, position: { phase: 'formerGone', afterKey: key } };
     } else if (++looked % KEYS_PER_PAUSE === 0) {
-      yield { item: undefined, updatedMs: record.updatedMs, position: { p: 'b', k: key } };
+      yield { item: undefined, updatedMs: record.updatedMs, position: { phase: 'formerGone', afterKey: key } };
     }
   }
 }
 
-/** Phase c: exceptions not listed now that phase b did not already report. */
-function* exceptionsGone(req: InstanceSyncRequest, now: SeriesNow, old: Series | undefined, from: JsonObject | undefined): Generator<Emitted> {
-  const afterId = typeof from?.i === 'string' ? from.i : undefined;
+/** Last, exceptions not listed now that formerInstancesGone did not already report. */
+function* exceptionsGone(
+  req: InstanceSyncRequest,
+  now: SeriesNow,
+  old: Series | undefined,
+  from: Extract<SyncPosition, { phase: 'exceptionsGone' }> | undefined,
+): Generator<Emitted> {
+  const afterId = from?.afterId;
   for (const exception of now.exceptions) {
     if (afterId !== undefined && exception.id <= afterId) continue;
     if (exceptionListed(req, now, exception)) continue;
@@ -287,7 +300,7 @@ function* exceptionsGone(req: InstanceSyncRequest, now: SeriesNow, old: Series |
     const reported =
       old !== undefined && (old.kind === 'date') === isAllDay(exception) && exception.id === instanceId(now.master, old, key) && occurrenceInWindow(req, old, key);
     if (reported) continue;
-    yield { item: tombstone(req, exception), updatedMs: exception.updatedMs, position: { p: 'c', i: exception.id } };
+    yield { item: tombstone(req, exception), updatedMs: exception.updatedMs, position: { phase: 'exceptionsGone', afterId: exception.id } };
   }
 }
 

@@ -86,11 +86,14 @@ export function makePageToken(app: App, query: string, cursor: JsonObject): stri
   return encode(app, 'page', { q: query, c: cursor });
 }
 
+/** The error for a page token that is unknown, tampered, stale or made for another query. */
+export function invalidPageToken(): Error {
+  return googleErrors.invalid('Invalid page token value.', 'pageToken');
+}
+
 export function readPageToken(app: App, query: string, token: string): JsonObject {
   const state = decode(app, 'page', token);
   const cursor = state?.c;
-  if (!state || state.q !== query || typeof cursor !== 'object' || cursor === null || Array.isArray(cursor)) {
-    throw googleErrors.invalid('Invalid page token value.', 'pageToken');
-  }
+  if (!state || state.q !== query || typeof cursor !== 'object' || cursor === null || Array.isArray(cursor)) throw invalidPageToken();
   return cursor;
 }

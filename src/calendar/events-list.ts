@@ -1,0 +1,90 @@
+// events.list (METHODS.md §2.9, BEHAVIOUR.md §2.4): checks the query, chooses how to read the
+// store, and answers the page with a page token or, on the last page, a sync token.
+// - singleEvents=true: series expanded over the window (up to timeMax, else the horizon:
+//   horizon.ts), by start then id (list-pages.ts singleEventsPage), or by last change with
+//   orderBy=updated; with a syncToken, the changes since it as instances over the token's
+//   window (instance-sync.ts).
+// - a time window without singleEvents: the records overlapping it, by id (windowPage).
+// - no window, or a syncToken: records in change order (changesPage).
+// The nextSyncToken is a change-sequence watermark: every change after it has a larger sequence.
+
+import { googleErrors } from '../api/google-error.ts';
+import type { CalendarHandler } from './context.ts';
+import { textContext } from './event-resource.ts';
+import { respondEnvelope } from './events-envelope.ts';
+import { expansionHorizon } from './horizon.ts';
+import type { SeriesWindow } from './horizon.ts';
+import { instanceChanges } from './instance-sync.ts';
+import { makeListToken, readListToken } from './list-cursor.ts';
+import type { CursorOf, ListCursorKind } from './list-cursor.ts';
+import { recordFilter } from './list-filters.ts';
+import { changesPage, singleEventsByUpdated, singleEventsPage, windowPage } from './list-pages.ts';
+import type { ListPage, ListState } from './list-pages.ts';
+import { listingOf, queryFingerprint, windowParams } from './list-query.ts';
+import { makeSyncToken, readSyncState } from './paging.ts';
+import { booleanParam, enumParam, stringParam } from './params.ts';
+
+// Parameters METHODS.md §2.9 says must not accompany syncToken.
+const NOT_WITH_SYNC_TOKEN = ['iCalUID', 'orderBy', 'privateExtendedProperty', 'q', 'sharedExtendedProperty', 'timeMin', 'timeMax', 'updatedMin'];
+
+export const list: CalendarHandler = (call) => {
+  const { calendar, ctx, size } = listingOf(call);
+  const query = call.req.query;
+  const singleEvents = booleanParam(query, 'singleEvents') ?? false;
+  const orderBy = enumParam(query, 'orderBy', ['startTime', 'updated'] as const);
+  const showDeletedParam = booleanParam(query, 'showDeleted');
+  const syncTokenText = stringParam(query, 'syncToken');
+  const window = windowParams(query);
+  const accept = recordFilter(query);
+  if (orderBy === 'startTime' && !singleEvents) {
+    throw googleErrors.invalid('The requested ordering is not available for the particular query.', 'orderBy');
+  }
+  const collection = `events:${calendar.id}`;
+  let sync: ReturnType<typeof readSyncState> | undefined;
+  if (syncTokenText !== undefined) {
+    for (const name of query.keys()) {
+      if (NOT_WITH_SYNC_TOKEN.includes(name)) throw googleErrors.invalid(`syncToken cannot be combined with ${name}`, name);
+    }
+    // Deletions are always part of an incremental result (METHODS.md §2.9).
+    if (showDeletedParam === false) throw googleErrors.invalid('syncToken cannot be combined with showDeleted=false', 'showDeleted');
+    sync = readSyncState(call.app, collection, syncTokenText);
+  }
+  const sinceSeq = sync?.seq;
+  const pageTokenText = stringParam(query, 'pageToken');
+  /** The cursor of this page, of the kind the query reads by (list-cursor.ts). */
+  const cursorOf = <K extends ListCursorKind>(kind: K): CursorOf<K> | undefined =>
+    pageTokenText === undefined ? undefined : readListToken(call.app, queryFingerprint(call, calendar), pageTokenText, kind);
+  const state: ListState = { call, calendar, ctx, text: textContext(call.app, ctx), size, showDeleted: showDeletedParam ?? false, accept };
+  // updatedMin, like a sync token, always brings deletions (METHODS.md §4.2).
+  const incremental = sinceSeq !== undefined || query.has('updatedMin');
+
+  let page: ListPage;
+  // Series expand over the sync token's window, else up to timeMax or the horizon (horizon.ts),
+  // fixed by the first page and carried by every later page token and the sync token.
+  let seriesWindow: SeriesWindow | undefined;
+  const seriesWindowOf = (cursor: { readonly seriesTo: number } | undefined): SeriesWindow =>
+    sync?.window ?? { from: window.from, to: cursor?.seriesTo ?? (query.has('timeMax') ? window.to : expansionHorizon(call.app.clock.now())) };
+  if (singleEvents && sync !== undefined) {
+    const cursor = cursorOf('instanceSync');
+    seriesWindow = seriesWindowOf(cursor);
+    const { store, clock } = call.app;
+    page = instanceChanges({ ...state, store, sinceSeq: sync.seq, window: seriesWindow, cursor, now: clock.now() });
+  } else if (singleEvents && orderBy === 'updated') {
+    const cursor = cursorOf('singleEventsByUpdated');
+    seriesWindow = seriesWindowOf(cursor);
+    page = singleEventsByUpdated(state, cursor, window, seriesWindow.to, incremental);
+  } else if (singleEvents) {
+    const cursor = cursorOf('singleEvents');
+    seriesWindow = seriesWindowOf(cursor);
+    page = singleEventsPage(state, cursor, window, seriesWindow.to, incremental);
+  } else if (window.windowed) {
+    page = windowPage(state, cursorOf('window'), window, incremental);
+  } else {
+    page = changesPage(state, cursorOf('changes'), sinceSeq ?? 0, incremental);
+  }
+  const next =
+    page.nextCursor !== undefined
+      ? { pageToken: makeListToken(call.app, queryFingerprint(call, calendar), page.nextCursor) }
+      : { syncToken: makeSyncToken(call.app, collection, page.watermark, seriesWindow) };
+  return respondEnvelope(call, calendar, { ...page, next });
+};
