@@ -9,8 +9,9 @@ import type { CalendarCall } from './context.ts';
 import { resolveOwnedCalendar } from './calendars.ts';
 import { findTarget } from './event-write.ts';
 import type { EventTarget } from './event-write.ts';
-import { eventText, instanceText } from './event-resource.ts';
-import type { RenderContext, TextContext } from './event-resource.ts';
+import { eventText, instanceText } from './list-items.ts';
+import type { RenderContext } from './event-resource.ts';
+import type { TextContext } from './list-items.ts';
 import { integerParam, timeZoneParam } from './params.ts';
 
 export function calendarOf(call: CalendarCall): CalendarRecord {
@@ -34,9 +35,10 @@ export function targetOf(call: CalendarCall, calendar: CalendarRecord): EventTar
   return target;
 }
 
-/** The wire Event a target names, as a list item (event-resource.ts). */
+/** The wire Event a target names, as a list item (list-items.ts). */
 export function targetItem(target: EventTarget, tc: TextContext): Buffer {
   if (target.kind === 'record') return eventText(target.record, tc);
   const times = occurrenceTimes(target.series, target.key, tc.ctx.calendar.timeZone);
-  return instanceText(target.master, target.series, target.key, target.id, times, target.master.status === 'cancelled', tc);
+  const { master, series, key, id } = target;
+  return instanceText({ master, series, key, id, times, cancelled: master.status === 'cancelled' }, tc);
 }

@@ -3,8 +3,8 @@
 // `timeZone` parameter, else the calendar's). Fields at their defaults are omitted, as Google
 // omits them (`transparency: opaque`, `visibility: default`, false booleans). `hangoutLink` is
 // read off a Meet conference (conference.ts); attendee `self` marks the calendar holding the event.
+// What becomes of a rendering (cached bytes, list items, a page's body) is list-items.ts.
 
-import type { App } from '../app.ts';
 import type { CalendarRecord, EventRecord, Json, JsonObject } from '../store/store.ts';
 import type { OccurrenceKey, Series } from '../domain/recurrence/expand.ts';
 import { keyToDate } from '../domain/recurrence/expand.ts';
@@ -12,8 +12,7 @@ import { formatDate } from '../domain/time/datetime.ts';
 import { formatRfc3339InZone, MS_PER_DAY } from '../domain/time/zones.ts';
 import { hangoutLinkOf } from '../events/conference.ts';
 import { etagFor } from './etag.ts';
-import { eventTimes, occurrenceCancelled } from '../events/occurrences.ts';
-import type { Occurrence } from '../events/occurrences.ts';
+import { eventTimes } from '../events/occurrences.ts';
 
 export interface RenderContext {
   calendar: CalendarRecord;
@@ -149,19 +148,23 @@ export function renderEvent(record: EventRecord, ctx: RenderContext): JsonObject
   );
 }
 
+/** An instance of a series that has no record of its own, at its original start `key`. */
+export interface UntouchedInstance {
+  readonly master: EventRecord;
+  readonly series: Series;
+  readonly key: OccurrenceKey;
+  readonly id: string;
+  readonly times: { readonly start: number; readonly end: number };
+  /** Whether the series is cancelled (the instance is listed as cancelled). */
+  readonly cancelled: boolean;
+}
+
 /**
  * An untouched instance of a series: the master's fields and etag at the occurrence's times,
  * with `recurringEventId` and `originalStartTime` and no `recurrence` (BEHAVIOUR.md §2.3).
  */
-export function renderInstance(
-  master: EventRecord,
-  series: Series,
-  key: OccurrenceKey,
-  id: string,
-  times: { start: number; end: number },
-  cancelled: boolean,
-  ctx: RenderContext,
-): JsonObject {
+export function renderInstance(instance: UntouchedInstance, ctx: RenderContext): JsonObject {
+  const { master, series, key, id, times, cancelled } = instance;
   const data = master.data;
   const startStored = object(data.start);
   const endStored = object(data.end);
@@ -207,127 +210,4 @@ export function renderTombstone(record: EventRecord, ctx: RenderContext): JsonOb
     out.originalStartTime = originalStartOut(original, key, ctx.zone);
   }
   return out;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Rendered JSON, cached as UTF-8 bytes. Reads serialise the same stored versions over and over
-// (a client paging a calendar, polling an event), and rendering plus JSON.stringify is most of a
-// read's cost. A rendering is fully determined by the record version (its id and change
-// sequence: every write takes a new one, Store.nextSeq, never reused) and the render context, so
-// the bytes are cached under exactly those, per App. Replacing the workspace empties the cache
-// (nothing in it can be asked for again); it is bounded by the bytes it holds, starting over
-// when full.
-//
-// Texts are kept as list items: the JSON followed by a comma. A page is then its items sent one
-// after another with nothing between them (half the writes of items and separators), and a
-// single event is the item without its last byte (itemJson: a view, not a copy).
-
-const TEXT_CACHE_BYTES = 16 * 1024 * 1024;
-
-interface CachedText {
-  readonly seq: number;
-  readonly variant: string;
-  readonly text: Buffer;
-}
-
-/**
- * Texts by render context, then by id (one version per id: an exception and the untouched
- * instance it replaced share an id, told apart by `variant`). Bounded by starting over when the
- * texts it holds pass TEXT_CACHE_BYTES.
- */
-export class RenderCache {
-  readonly #contexts = new Map<string, Map<string, CachedText>>();
-  #bytes = 0;
-
-  /** The texts of one render context; look this up once per request. */
-  scope(ctx: RenderContext): Map<string, CachedText> {
-    const key = `${ctx.calendar.id}\n${ctx.calendar.timeZone}\n${ctx.zone}\n${ctx.baseUrl}\n${ctx.maxAttendees ?? ''}`;
-    let texts = this.#contexts.get(key);
-    if (texts === undefined) {
-      texts = new Map();
-      this.#contexts.set(key, texts);
-    }
-    return texts;
-  }
-
-  text(texts: Map<string, CachedText>, id: string, seq: number, variant: string, render: () => JsonObject): Buffer {
-    const cached = texts.get(id);
-    if (cached !== undefined && cached.seq === seq && cached.variant === variant) return cached.text;
-    const text = listItem(render());
-    const bytes = this.#bytes + text.length - (cached?.text.length ?? 0);
-    if (bytes > TEXT_CACHE_BYTES) this.clear();
-    this.#bytes = bytes > TEXT_CACHE_BYTES ? text.length : bytes;
-    texts.set(id, { seq, variant, text });
-    return text;
-  }
-
-  clear(): void {
-    // Scopes handed out earlier stay valid maps: empty them rather than drop them.
-    for (const texts of this.#contexts.values()) texts.clear();
-    this.#contexts.clear();
-    this.#bytes = 0;
-  }
-}
-
-const renderCaches = new WeakMap<App, RenderCache>();
-
-/** The App's cache of rendered events, cleared whenever its workspace is replaced. */
-export function renderCache(app: App): RenderCache {
-  let cache = renderCaches.get(app);
-  if (cache === undefined) {
-    const created = new RenderCache();
-    app.onWorkspaceReplaced(() => created.clear());
-    renderCaches.set(app, created);
-    cache = created;
-  }
-  return cache;
-}
-
-/** A render context with its slice of the App's text cache. */
-export interface TextContext {
-  readonly ctx: RenderContext;
-  readonly cache: RenderCache;
-  readonly texts: Map<string, CachedText>;
-}
-
-export function textContext(app: App, ctx: RenderContext): TextContext {
-  const cache = renderCache(app);
-  return { ctx, cache, texts: cache.scope(ctx) };
-}
-
-/** A wire value as a list item: its UTF-8 JSON followed by a comma. */
-export function listItem(value: JsonObject): Buffer {
-  return Buffer.from(`${JSON.stringify(value)},`, 'utf8');
-}
-
-/** A list item's JSON alone, without its trailing comma. */
-export function itemJson(item: Buffer): Buffer {
-  return item.subarray(0, item.length - 1);
-}
-
-/** renderEvent as a list item (UTF-8 JSON and a comma). */
-export function eventText(record: EventRecord, tc: TextContext): Buffer {
-  return tc.cache.text(tc.texts, record.id, record.seq, 'event', () => renderEvent(record, tc.ctx));
-}
-
-/** renderInstance as a list item (an untouched instance: the master's version and the instance id). */
-export function instanceText(
-  master: EventRecord,
-  series: Series,
-  key: OccurrenceKey,
-  id: string,
-  times: { start: number; end: number },
-  cancelled: boolean,
-  tc: TextContext,
-): Buffer {
-  const variant = cancelled ? 'cancelled-instance' : 'instance';
-  return tc.cache.text(tc.texts, id, master.seq, variant, () => renderInstance(master, series, key, id, times, cancelled, tc.ctx));
-}
-
-/** One item of an expanded window, as a list item: exceptions are rendered as the records they are. */
-export function occurrenceText(o: Occurrence, tc: TextContext): Buffer {
-  if (o.kind === 'single') return eventText(o.record, tc);
-  const exception = o.instance.exception;
-  if (exception !== undefined) return eventText(exception.record, tc);
-  return instanceText(o.master, o.series, o.instance.originalStart, o.id, o, occurrenceCancelled(o), tc);
 }

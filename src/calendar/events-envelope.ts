@@ -1,7 +1,7 @@
 // The Events envelope of events.list and events.instances (METHODS.md §3.7, BEHAVIOUR.md §2.4):
 // `{"kind","etag","summary","description"?,"updated","timeZone","accessRole","defaultReminders",
-// "nextPageToken"|"nextSyncToken","items"}`, written as text around items already serialised
-// (event-resource.ts list items), so a page is its cached renderings sent one after another.
+// "nextPageToken"|"nextSyncToken","items"}`: the head written as text, spliced with items already
+// serialised (list-items.ts), so a page is its cached renderings sent one after another.
 //
 // The envelope is built on every list call, a sync that finds nothing included, so the parts
 // that follow from the calendar and from the caller's calendar-list entry alone are serialised
@@ -13,7 +13,7 @@ import type { CalendarListEntryRecord, CalendarRecord } from '../store/store.ts'
 import type { CalendarCall } from './context.ts';
 import { calendarText } from './calendars.ts';
 import { etagFor } from './etag.ts';
-import { itemJson } from './event-resource.ts';
+import { pageBody } from './list-items.ts';
 import { respondText } from './respond.ts';
 
 export interface EnvelopePage {
@@ -26,7 +26,6 @@ export interface EnvelopePage {
 
 const calendarParts = new WeakMap<CalendarRecord, string>();
 const reminderParts = new WeakMap<CalendarListEntryRecord, string>();
-const CLOSE = Buffer.from(']}');
 
 /** `,"summary":…,"description":…` as the calendar has them. */
 function calendarPart(calendar: CalendarRecord): string {
@@ -74,11 +73,5 @@ export function respondEnvelope(call: CalendarCall, calendar: CalendarRecord, pa
     `{"kind":"calendar#events","etag":${JSON.stringify(etag)}${calendarPart(calendar)}` +
     `,"updated":"${stamp(page.updatedMs)}","timeZone":${JSON.stringify(calendar.timeZone)}` +
     `,"accessRole":"owner","defaultReminders":${remindersPart(call, calendar)}${next},"items":[`;
-  // An empty page is one small buffer: one write, not three.
-  if (page.items.length === 0) return respondText(call, etag, Buffer.from(`${head}]}`, 'utf8'));
-  // Each item ends in a comma; the last one's is dropped.
-  const parts: Buffer[] = [Buffer.from(head, 'utf8'), ...page.items];
-  parts[parts.length - 1] = itemJson(parts[parts.length - 1] as Buffer);
-  parts.push(CLOSE);
-  return respondText(call, etag, parts);
+  return respondText(call, etag, pageBody(head, page.items));
 }

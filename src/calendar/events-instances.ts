@@ -9,7 +9,7 @@ import type { CalendarRecord, EventRecord } from '../store/store.ts';
 import { expandWindow, instanceId, occurrenceId, occurrenceRecord, seriesOf } from '../events/occurrences.ts';
 import type { CalendarHandler } from './context.ts';
 import { findTarget } from './event-write.ts';
-import { eventText, occurrenceText, textContext } from './event-resource.ts';
+import { eventText, occurrenceText, textContext } from './list-items.ts';
 import { targetItem } from './event-call.ts';
 import { respondEnvelope } from './events-envelope.ts';
 import { makeListToken, readListToken } from './list-cursor.ts';

@@ -10,7 +10,7 @@
 
 import { googleErrors } from '../api/google-error.ts';
 import type { CalendarHandler } from './context.ts';
-import { textContext } from './event-resource.ts';
+import { textContext } from './list-items.ts';
 import { respondEnvelope } from './events-envelope.ts';
 import { expansionHorizon } from './horizon.ts';
 import type { SeriesWindow } from './horizon.ts';

@@ -23,7 +23,7 @@ import type { EventRecord, JsonObject, Store } from '../store/store.ts';
 import type { CursorOf, SyncPosition } from './list-cursor.ts';
 import type { ListState } from './list-pages.ts';
 import { etagFor } from './etag.ts';
-import { eventText, listItem, occurrenceText, renderTombstone } from './event-resource.ts';
+import { eventText, listItem, occurrenceText, tombstoneText } from './list-items.ts';
 import type { SeriesWindow } from './horizon.ts';
 import { asException, exceptionKey, expandWindow, instanceId, occurrenceId, occurrenceRecord, occurrenceTimes, recurrenceLines, seriesOf } from '../events/occurrences.ts';
 import type { StoredException } from '../events/occurrences.ts';
@@ -132,7 +132,7 @@ function* emit(item: Buffer | undefined, updatedMs: number, position: SyncPositi
 function tombstone(req: InstanceSyncRequest, record: EventRecord): Buffer {
   // With showDeleted a cancelled event keeps its details, as in a full listing (METHODS.md §3.1).
   if (record.status === 'cancelled' && req.showDeleted) return eventText(record, req.text);
-  return listItem(renderTombstone(record, req.text.ctx));
+  return tombstoneText(record, req.text.ctx);
 }
 
 function singleItem(req: InstanceSyncRequest, record: EventRecord): Buffer | undefined {
@@ -269,7 +269,7 @@ function* formerInstancesGone(
   const record = now.master;
   if (old === undefined) {
     // It was a single event; as a series master it is no longer listed itself.
-    if (from === undefined && record.recurring) yield* emit(listItem(renderTombstone(record, req.text.ctx)), record.updatedMs, { phase: 'formerGone', afterKey: 0 });
+    if (from === undefined && record.recurring) yield* emit(tombstoneText(record, req.text.ctx), record.updatedMs, { phase: 'formerGone', afterKey: 0 });
     return;
   }
   const afterKey = from?.afterKey;

@@ -18,8 +18,9 @@ import type { CalendarRecord, EventRecord } from '../store/store.ts';
 import { ExpansionLimitError, expandWindow, occurrenceCancelled, occurrenceId, occurrenceRecord } from '../events/occurrences.ts';
 import type { Occurrence } from '../events/occurrences.ts';
 import type { CalendarCall } from './context.ts';
-import { eventText, listItem, occurrenceText, renderTombstone } from './event-resource.ts';
-import type { RenderContext, TextContext } from './event-resource.ts';
+import { eventText, occurrenceText, tombstoneText } from './list-items.ts';
+import type { RenderContext } from './event-resource.ts';
+import type { TextContext } from './list-items.ts';
 import type { CursorOf, ListCursor } from './list-cursor.ts';
 import { ACCEPT_ALL, passesUpdatedMin } from './list-filters.ts';
 import type { Window } from './list-query.ts';
@@ -48,10 +49,6 @@ export interface ListPage {
   updatedMs: number;
   /** The cursor of the next page; undefined on the last page. */
   nextCursor: ListCursor | undefined;
-}
-
-function tombstoneText(record: EventRecord, ctx: RenderContext): Buffer {
-  return listItem(renderTombstone(record, ctx));
 }
 
 /**
