@@ -1,6 +1,7 @@
 // Opaque page and sync tokens. A token is base64url JSON carrying the workspace generation, so a
 // token from before a reset or fixture load is recognised as stale (410 fullSyncRequired for sync
-// tokens, 400 for page tokens) instead of silently pointing into new data.
+// tokens, 400 for page tokens) instead of silently pointing into new data. What an events
+// listing's page token points at is a typed cursor, written and read in list-cursor.ts.
 
 import type { App } from '../app.ts';
 import { googleErrors } from '../api/google-error.ts';
