@@ -12,7 +12,7 @@ import { formatDate } from '../domain/time/datetime.ts';
 import { formatRfc3339InZone, MS_PER_DAY } from '../domain/time/zones.ts';
 import { hangoutLinkOf } from '../events/conference.ts';
 import { etagFor } from './etag.ts';
-import { eventTimes } from '../events/occurrences.ts';
+import { eventTimes } from '../events/event-series.ts';
 
 export interface RenderContext {
   calendar: CalendarRecord;

@@ -25,7 +25,8 @@ import { conferenceAfter, createdStamp, numberOf, status, withConference } from 
 import type { WriteContext } from '../events/event-record.ts';
 import type { EventInputError } from '../events/input-error.ts';
 import { instanceBase, writeException } from '../events/series-exceptions.ts';
-import { eventSpan, eventTimes, findInstance, occurrenceTimes, recurrenceLines, seriesOf } from '../events/occurrences.ts';
+import { eventSpan, findInstance, occurrenceTimes } from '../events/occurrences.ts';
+import { eventTimes, recurrenceLines, seriesOf } from '../events/event-series.ts';
 import { reviseSeries } from './series-revision.ts';
 
 /** The API's rendering of an input error (BEHAVIOUR.md §1.2 reasons and messages). */

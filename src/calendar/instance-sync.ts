@@ -25,8 +25,9 @@ import type { ListState } from './list-pages.ts';
 import { etagFor } from './etag.ts';
 import { eventText, listItem, occurrenceText, tombstoneText } from './list-items.ts';
 import type { SeriesWindow } from './horizon.ts';
-import { asException, exceptionKey, expandWindow, instanceId, occurrenceId, occurrenceRecord, occurrenceTimes, recurrenceLines, seriesOf } from '../events/occurrences.ts';
-import type { StoredException } from '../events/occurrences.ts';
+import { expandWindow, occurrenceId, occurrenceRecord, occurrenceTimes } from '../events/occurrences.ts';
+import { asException, exceptionKey, instanceId, recurrenceLines, seriesOf } from '../events/event-series.ts';
+import type { StoredException } from '../events/event-series.ts';
 import { timingAt } from './series-history.ts';
 
 /** Changed records read from the store at a time. */

@@ -11,7 +11,7 @@
 // be answered exactly and gets 410 fullSyncRequired, as Google's expired tokens do.
 
 import type { EventRecord, Json, JsonObject } from '../store/store.ts';
-import { recurrenceLines } from '../events/occurrences.ts';
+import { recurrenceLines } from '../events/event-series.ts';
 
 const HISTORY = 'priorTimings';
 const HISTORY_FROM = 'priorTimingsFrom';

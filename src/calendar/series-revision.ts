@@ -13,7 +13,7 @@ import type { EventRecord, JsonObject } from '../store/store.ts';
 import { isOccurrence } from '../domain/recurrence/expand.ts';
 import type { Series } from '../domain/recurrence/expand.ts';
 import type { WriteContext } from '../events/event-record.ts';
-import { exceptionKey, seriesOf } from '../events/occurrences.ts';
+import { exceptionKey, seriesOf } from '../events/event-series.ts';
 import { timingChanged, withHistory } from './series-history.ts';
 
 /** Whether the series still has the occurrence an exception replaced. */

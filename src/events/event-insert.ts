@@ -15,7 +15,7 @@ import { randomBytes } from '../crypto.ts';
 import type { EventRecord, JsonObject, Store } from '../store/store.ts';
 import type { JsonRecord } from '../validation.ts';
 import { assertString, isJsonObject } from '../validation.ts';
-import { instanceId, occurrenceKeyOf, seriesOf } from './occurrences.ts';
+import { instanceId, occurrenceKeyOf, seriesOf } from './event-series.ts';
 import { clientFields, eventBody, eventType, iCalUIDInput, sequenceInput, validateFields } from './event-input.ts';
 import { buildRecord, conferenceAfter, createdStamp, creatorOf, numberOf, organizerOf, withConference } from './event-record.ts';
 import type { WriteContext } from './event-record.ts';

@@ -15,7 +15,8 @@
 
 import type { CalendarRecord, EventRecord, EventStatus, Json, JsonObject, Store, UserRecord } from '../store/store.ts';
 import type { JsonRecord } from '../validation.ts';
-import { eventSpan, recurrenceLines } from './occurrences.ts';
+import { eventSpan } from './occurrences.ts';
+import { recurrenceLines } from './event-series.ts';
 import { allowedConferenceTypes, resolveConference } from './conference.ts';
 import type { ConferenceDataVersion } from './conference.ts';
 

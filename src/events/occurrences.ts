@@ -1,7 +1,8 @@
-// Where events sit in time: the instants of a stored event's start and end, the recurrence
-// series of a master, and the expansion of a calendar's events over a window (single events,
-// series instances with their stored exceptions merged). events.list (singleEvents),
-// events.instances, events.get of an instance id and freebusy.query all read time through here.
+// Where events sit in time: the span stored with an event, the expansion of a calendar's events
+// over a window (single events, series instances with their stored exceptions merged), and the
+// instance an id names; an event's own times and series are event-series.ts's. events.list
+// (singleEvents), events.instances, events.get of an instance id and freebusy.query all read
+// time through here.
 // It sits below the calendar API, beside event input, because it depends only on the store types
 // and the domain, and record building and the fixture loader need the same spans and series.
 //
@@ -10,12 +11,9 @@
 // limit, so the work follows the window and the page size, never the calendar's size or the
 // length of a series.
 
-import type { CalendarRecord, EventRecord, Json, JsonObject, Store } from '../store/store.ts';
-import { parseRecurrence } from '../domain/recurrence/rrule.ts';
+import type { CalendarRecord, EventRecord, JsonObject, Store } from '../store/store.ts';
 import {
-  dateKey,
   expansionBudget,
-  formatInstanceId,
   instancesInWindow,
   isOccurrence,
   lastOccurrence,
@@ -23,9 +21,9 @@ import {
   parseInstanceId,
   seriesBounds,
 } from '../domain/recurrence/expand.ts';
-import type { ExceptionTiming, ExpansionBudget, Instance, OccurrenceKey, Series } from '../domain/recurrence/expand.ts';
-import { daysBetween, parseDate, parseDateTimeWall, parseDateTimeWithZone, startOfDateInZone } from '../domain/time/datetime.ts';
-import type { CivilDate } from '../domain/time/zones.ts';
+import type { ExpansionBudget, Instance, OccurrenceKey, Series } from '../domain/recurrence/expand.ts';
+import { asException, eventTimes, instanceId, seriesOf } from './event-series.ts';
+import type { StoredException } from './event-series.ts';
 
 /**
  * Beyond this COUNT a series' end is not computed at write time (it would mean iterating every
@@ -33,106 +31,6 @@ import type { CivilDate } from '../domain/time/zones.ts';
  * index bound, never a wrong answer.
  */
 const SPAN_COUNT_LIMIT = 5000;
-
-/** The times of a stored (already validated) event, read from its `start`/`end` fields. */
-export type EventTimes =
-  | { readonly kind: 'dateTime'; readonly start: number; readonly end: number; readonly timeZone: string | undefined }
-  | { readonly kind: 'date'; readonly start: number; readonly end: number; readonly startDate: CivilDate; readonly endDate: CivilDate };
-
-function field(data: JsonObject, name: string): JsonObject {
-  const value = data[name];
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {};
-}
-
-function text(value: Json | undefined): string | undefined {
-  return typeof value === 'string' ? value : undefined;
-}
-
-/** Start and end of stored event data; all-day dates are placed in the calendar's zone. */
-export function eventTimes(data: JsonObject, calendarZone: string): EventTimes {
-  const start = field(data, 'start');
-  const end = field(data, 'end');
-  const startDay = text(start.date);
-  const endDay = text(end.date);
-  if (startDay !== undefined && endDay !== undefined) {
-    const startDate = parseDate(startDay, 'start.date');
-    const endDate = parseDate(endDay, 'end.date');
-    return {
-      kind: 'date',
-      start: startOfDateInZone(startDate, calendarZone),
-      end: startOfDateInZone(endDate, calendarZone),
-      startDate,
-      endDate,
-    };
-  }
-  const startZone = text(start.timeZone);
-  return {
-    kind: 'dateTime',
-    start: parseDateTimeWithZone(text(start.dateTime) ?? '', startZone, 'start.dateTime'),
-    end: parseDateTimeWithZone(text(end.dateTime) ?? '', text(end.timeZone) ?? startZone, 'end.dateTime'),
-    timeZone: startZone,
-  };
-}
-
-/** The lines of a stored `recurrence` field (empty for single events and exceptions). */
-export function recurrenceLines(data: JsonObject): string[] {
-  const value = data.recurrence;
-  return Array.isArray(value) ? value.filter((line): line is string => typeof line === 'string') : [];
-}
-
-// Series objects are cached by what defines them (the rule lines, start, end and the calendar's
-// zone), not by record: stores hand out fresh copies on every read, and expand.ts caches its
-// compiled rules per Series object, so reusing one keeps a series cheap across requests. Values
-// are fully determined by the key (and never mutated); the map is bounded by starting over when full.
-const SERIES_CACHE_LIMIT = 4096;
-const seriesCache = new Map<string, Series>();
-// Records a store hands out are frozen and shared (Store), so a frozen data object also finds
-// its series by identity, without building the key (an expansion asks for every series it reads).
-const seriesByData = new WeakMap<JsonObject, { readonly zone: string; readonly series: Series | undefined }>();
-
-function seriesKey(data: JsonObject, lines: readonly string[], calendarZone: string): string {
-  return JSON.stringify([calendarZone, data.start ?? null, data.end ?? null, lines]);
-}
-
-/**
- * The recurrence series of a master's data, or undefined for a non-recurring event. Timed series
- * expand in `start.timeZone` (required for recurring events, enforced on write).
- */
-export function seriesOf(data: JsonObject, calendarZone: string): Series | undefined {
-  const known = seriesByData.get(data);
-  if (known !== undefined && known.zone === calendarZone) return known.series;
-  const series = seriesOfData(data, calendarZone);
-  if (Object.isFrozen(data)) seriesByData.set(data, { zone: calendarZone, series });
-  return series;
-}
-
-function seriesOfData(data: JsonObject, calendarZone: string): Series | undefined {
-  const lines = recurrenceLines(data);
-  if (lines.length === 0) return undefined;
-  const key = seriesKey(data, lines, calendarZone);
-  const cached = seriesCache.get(key);
-  if (cached !== undefined) return cached;
-  const times = eventTimes(data, calendarZone);
-  const series: Series =
-    times.kind === 'date'
-      ? {
-          kind: 'date',
-          startDate: times.startDate,
-          durationDays: daysBetween(times.startDate, times.endDate),
-          recurrence: parseRecurrence(lines, { allDay: true }),
-        }
-      : {
-          kind: 'dateTime',
-          start: times.start,
-          startWall: parseDateTimeWall(text(field(data, 'start').dateTime) ?? '', times.timeZone ?? calendarZone, 'start.dateTime'),
-          durationMs: times.end - times.start,
-          timeZone: times.timeZone ?? calendarZone,
-          recurrence: parseRecurrence(lines, { allDay: false }),
-        };
-  if (seriesCache.size >= SERIES_CACHE_LIMIT) seriesCache.clear();
-  seriesCache.set(key, series);
-  return series;
-}
 
 /**
  * The [startMs, endMs) span stored with an event (Store.EventRecord): a single event's own times;
@@ -149,38 +47,6 @@ export function eventSpan(data: JsonObject, calendarZone: string): { startMs: nu
   // An empty set (every occurrence excluded) keeps the declared first instance as its span.
   if (bounds === undefined) return { startMs: times.start, endMs: times.end };
   return { startMs: Math.min(bounds.start, times.start), endMs: Math.max(bounds.end, times.end) };
-}
-
-/** The occurrence key of an EventDateTime given as `originalStartTime` (date key or instant). */
-export function occurrenceKeyOf(value: JsonObject, series: Series, field: string): OccurrenceKey {
-  if (series.kind === 'date') return dateKey(parseDate(text(value.date) ?? '', `${field}.date`));
-  return parseDateTimeWithZone(text(value.dateTime) ?? '', text(value.timeZone), `${field}.dateTime`, `${field}.timeZone`);
-}
-
-/** The instance id of an occurrence: `<seriesId>_<YYYYMMDDTHHMMSSZ>` or `<seriesId>_<YYYYMMDD>`. */
-export function instanceId(master: EventRecord, series: Series, key: OccurrenceKey): string {
-  return formatInstanceId(master.id, series.kind, key);
-}
-
-/** A stored exception as expand.ts merges it. */
-export interface StoredException extends ExceptionTiming {
-  readonly record: EventRecord;
-}
-
-/** The key an exception record was stored under (set on write from originalStartTime). */
-export function exceptionKey(record: EventRecord): OccurrenceKey {
-  const key = record.data.originalStartKey;
-  return typeof key === 'number' ? key : (record.originalStartMs ?? 0);
-}
-
-export function asException(record: EventRecord): StoredException {
-  return {
-    originalStart: exceptionKey(record),
-    cancelled: record.status === 'cancelled',
-    start: record.startMs,
-    end: record.endMs,
-    record,
-  };
 }
 
 /** One item of an expanded window: a single event, or an instance of a series. */

@@ -7,7 +7,8 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { eventSpan, eventTimes, seriesOf } from '../../src/events/occurrences.ts';
+import { eventSpan } from '../../src/events/occurrences.ts';
+import { eventTimes, seriesOf } from '../../src/events/event-series.ts';
 import { formatInstanceId } from '../../src/domain/recurrence/instance-id.ts';
 import { occurrences } from '../../src/domain/recurrence/recurrence-set.ts';
 import { isOccurrence } from '../../src/domain/recurrence/window.ts';
