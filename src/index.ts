@@ -8,7 +8,9 @@
 
 import type { AddressInfo } from 'node:net';
 import { App } from './app.ts';
+import { createRenderCache } from './calendar/list-items.ts';
 import { createCalendarSurface } from './calendar/routes.ts';
+import { createWindowCache } from './calendar/window-cache.ts';
 import { baseUrlFor, resolveOptions } from './config.ts';
 import type { Options } from './config.ts';
 import { Clock } from './domain/clock.ts';
@@ -67,7 +69,9 @@ export async function start(startOptions: StartOptions = {}): Promise<RunningSer
   const store = await openStore(options.db);
   const clock = new Clock();
   const app = new App({ store, clock, log, startupFixture: () => parseFixtureText(fixtureSource.text, fixtureSource.name), host: options.host });
-  startPush(app, startOptions.scheduler ?? timerScheduler);
+  // The one Notifier of this App (startPush subscribes it to the App's events), for the watch
+  // methods and GET /__svc/channels.
+  const notifier = startPush(app, startOptions.scheduler ?? timerScheduler);
   try {
     // The startup fixture seeds only a new database (or a :memory: session): an existing file keeps its data.
     seedNewWorkspace(app, fixture);
@@ -80,7 +84,8 @@ export async function start(startOptions: StartOptions = {}): Promise<RunningSer
 
   // One cache of authentications for both surfaces that take bearer tokens.
   const bearers = createBearerCache(app);
-  const surfaces = [createManagementSurface(app), createOAuthSurface(app, bearers), createCalendarSurface(app, bearers)];
+  const caches = { renders: createRenderCache(app), windows: createWindowCache(app) };
+  const surfaces = [createManagementSurface(app, notifier), createOAuthSurface(app, bearers), createCalendarSurface(app, bearers, caches, notifier)];
   const { server, stop } = createHttpServer({ surfaces, log, baseUrl: () => app.baseUrl, durable: () => app.store.durable(), timeouts: startOptions.httpTimeouts });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -42,7 +42,7 @@ export const instances: CalendarHandler = (call) => {
   const cursor = pageTokenText === undefined ? undefined : readListToken(call.app, fingerprint, pageTokenText, 'instances');
   const master = call.app.store.getEvent(calendar.id, call.params.eventId as string);
   if (!master) throw googleErrors.notFound();
-  const tc = textContext(call.app, ctx);
+  const tc = textContext(call.caches.renders, ctx);
   const finish = (items: Buffer[], nextCursor: ListCursor | undefined, updatedMs: number): Result =>
     respondEnvelope(call, calendar, {
       items,

@@ -54,7 +54,7 @@ export const list: CalendarHandler = (call) => {
   /** The cursor of this page, of the kind the query reads by (list-cursor.ts). */
   const cursorOf = <K extends ListCursorKind>(kind: K): CursorOf<K> | undefined =>
     pageTokenText === undefined ? undefined : readListToken(call.app, queryFingerprint(call, calendar), pageTokenText, kind);
-  const state: ListState = { call, calendar, ctx, text: textContext(call.app, ctx), size, showDeleted: showDeletedParam ?? false, accept };
+  const state: ListState = { call, calendar, ctx, text: textContext(call.caches.renders, ctx), size, showDeleted: showDeletedParam ?? false, accept };
   // updatedMin, like a sync token, always brings deletions (METHODS.md §4.2).
   const incremental = sinceSeq !== undefined || query.has('updatedMin');
 

@@ -52,7 +52,7 @@ const get: CalendarHandler = (call) => {
   const ctx = renderContext(call, calendar);
   // events.get always returns cancelled events too (METHODS.md §2.10).
   const target = targetOf(call, calendar);
-  return respondText(call, targetEtag(target), itemJson(targetItem(target, textContext(call.app, ctx))));
+  return respondText(call, targetEtag(target), itemJson(targetItem(target, textContext(call.caches.renders, ctx))));
 };
 
 const insert: CalendarHandler = (call) => {

@@ -5,9 +5,9 @@
 //   (a client paging a calendar, polling an event), and rendering plus JSON.stringify is most of
 //   a read's cost. A rendering is fully determined by the record version (its id and change
 //   sequence: every write takes a new one, Store.nextSeq, never reused) and the render context,
-//   so the bytes are cached under exactly those, per App. Replacing the workspace empties the
-//   cache (nothing in it can be asked for again); it is bounded by the bytes it holds, starting
-//   over when full.
+//   so the bytes are cached under exactly those, in one RenderCache per App. Replacing the
+//   workspace empties the cache (nothing in it can be asked for again); it is bounded by the
+//   bytes it holds, starting over when full.
 // - List items: texts are kept as the JSON followed by a comma. A page is then its items sent one
 //   after another with nothing between them (half the writes of items and separators), and a
 //   single event is the item without its last byte (itemJson: a view, not a copy).
@@ -68,17 +68,13 @@ export class RenderCache {
   }
 }
 
-const renderCaches = new WeakMap<App, RenderCache>();
-
-/** The App's cache of rendered events, cleared whenever its workspace is replaced. */
-export function renderCache(app: App): RenderCache {
-  let cache = renderCaches.get(app);
-  if (cache === undefined) {
-    const created = new RenderCache();
-    app.onWorkspaceReplaced(() => created.clear());
-    renderCaches.set(app, created);
-    cache = created;
-  }
+/**
+ * An App's cache of rendered events, cleared whenever its workspace is replaced. The composition
+ * root (src/index.ts) makes one per App and hands it to the calendar surface (CalendarCaches).
+ */
+export function createRenderCache(app: App): RenderCache {
+  const cache = new RenderCache();
+  app.onWorkspaceReplaced(() => cache.clear());
   return cache;
 }
 
@@ -89,8 +85,7 @@ export interface TextContext {
   readonly texts: Map<string, CachedText>;
 }
 
-export function textContext(app: App, ctx: RenderContext): TextContext {
-  const cache = renderCache(app);
+export function textContext(cache: RenderCache, ctx: RenderContext): TextContext {
   return { ctx, cache, texts: cache.scope(ctx) };
 }
 

@@ -129,7 +129,7 @@ export function singleEventsPage(state: ListState, cursor: CursorOf<'singleEvent
   const options = { seriesTo, showDeleted: state.showDeleted || incremental, after: cursor?.after, limit: state.size + 1 };
   const expanded =
     state.accept === ACCEPT_ALL
-      ? expandWindowCached(state.call.app, state.calendar, window.from, window.to, options)
+      ? expandWindowCached(state.call.app, state.call.caches.windows, state.calendar, window.from, window.to, options)
       : expandWindow(state.call.app.store, state.calendar, window.from, window.to, { ...options, accept: state.accept });
   const watermark = cursor?.watermark ?? expanded.watermark;
   const page = expanded.occurrences.slice(0, state.size);

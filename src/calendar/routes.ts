@@ -22,9 +22,10 @@ import { ExpansionBudgetError } from '../domain/recurrence/expand.ts';
 import { RecurrenceError } from '../domain/recurrence/rrule.ts';
 import { authenticate } from '../oauth/bearer.ts';
 import type { BearerCache } from '../oauth/bearer.ts';
+import type { Notifier } from '../push/delivery.ts';
 import { calendarListHandlers } from './calendar-list.ts';
 import { getCalendar } from './calendars.ts';
-import type { CalendarHandler } from './context.ts';
+import type { CalendarCaches, CalendarHandler } from './context.ts';
 import { eventHandlers } from './events.ts';
 import { checkFieldsParam } from './fields.ts';
 import { freebusyQuery } from './freebusy.ts';
@@ -71,19 +72,22 @@ function checkSystemParameters(query: URLSearchParams, operation: CalendarOperat
   checkFieldsParam(query, operation);
 }
 
-function guarded(app: App, bearers: BearerCache, route: CalendarRoute): Handler {
+function guarded(app: App, bearers: BearerCache, caches: CalendarCaches, notifier: Notifier, route: CalendarRoute): Handler {
   return (req: ApiRequest, params: Params) => {
     const auth = authenticate(app, bearers, req);
     if (!scopeAllows(auth.scopes, route.operation)) throw googleErrors.insufficientPermissions();
     checkSystemParameters(req.query, route.operation);
-    return route.handler({ app, req, params, auth });
+    return route.handler({ app, req, params, auth, caches, notifier });
   };
 }
 
-/** `bearers` is the App's cache of authentications, shared with /userinfo. */
-export function createCalendarSurface(app: App, bearers: BearerCache): Surface {
+/**
+ * `bearers` is the App's cache of authentications, shared with /userinfo; `caches` its read
+ * caches and `notifier` its push notifier, one each per App, made by src/index.ts.
+ */
+export function createCalendarSurface(app: App, bearers: BearerCache, caches: CalendarCaches, notifier: Notifier): Surface {
   const routes = new Router<Handler>();
-  for (const route of CALENDAR_ROUTES) routes.add(route.method, CALENDAR_PREFIX + route.path, guarded(app, bearers, route));
+  for (const route of CALENDAR_ROUTES) routes.add(route.method, CALENDAR_PREFIX + route.path, guarded(app, bearers, caches, notifier, route));
   return {
     name: 'calendar',
     owns: (path) => path === '/calendar/v3' || path.startsWith(CALENDAR_PREFIX),

@@ -10,7 +10,6 @@
 import { jsonBody } from '../http/request.ts';
 import type { Result } from '../http/result.ts';
 import { assertNotServiceAddress, assertStoppable, openChannel, parseStopRequest, parseWatchRequest, renderChannel } from '../push/channels.ts';
-import { notifierOf } from '../push/service.ts';
 import type { ChannelResource } from '../store/store.ts';
 import { resolveOwnedCalendar } from './calendars.ts';
 import type { CalendarCall, CalendarHandler } from './context.ts';
@@ -23,7 +22,6 @@ import { noContent, respond } from './respond.ts';
 function watch(call: CalendarCall, resource: ChannelResource, path: string): Result {
   const request = parseWatchRequest(jsonBody(call.req));
   assertNotServiceAddress(request.address, call.app);
-  const notifier = notifierOf(call.app);
   const channel = openChannel({
     store: call.app.store,
     now: call.app.clock.now(),
@@ -32,7 +30,7 @@ function watch(call: CalendarCall, resource: ChannelResource, path: string): Res
     resourceUri: `${call.app.baseUrl}/calendar/v3/${path}`,
     request,
   });
-  notifier.notify(channel.id, 'sync');
+  call.notifier.notify(channel.id, 'sync');
   return respond(call, renderChannel(channel));
 }
 
@@ -59,6 +57,6 @@ export const channelsStop: CalendarHandler = (call) => {
     assertStoppable(store, call.auth.connection.id, stop);
     store.deleteChannel(stop.id);
   });
-  notifierOf(call.app).forgetChannel(stop.id);
+  call.notifier.forgetChannel(stop.id);
   return noContent();
 };

@@ -33,25 +33,20 @@ interface Entry {
 const OCCURRENCE_LIMIT = 50_000;
 const WALK_LIMIT = 1024;
 
-interface Cache {
+/** An App's kept expansions; the composition root (src/index.ts) makes one per App. */
+export interface WindowCache {
   readonly entries: Map<string, Entry>;
   occurrences: number;
 }
 
-const caches = new WeakMap<App, Cache>();
-
-function cacheOf(app: App): Cache {
-  let cache = caches.get(app);
-  if (cache === undefined) {
-    const created: Cache = { entries: new Map(), occurrences: 0 };
-    app.onWorkspaceReplaced(() => clear(created));
-    caches.set(app, created);
-    cache = created;
-  }
+/** An App's window cache, emptied whenever its workspace is replaced. */
+export function createWindowCache(app: App): WindowCache {
+  const cache: WindowCache = { entries: new Map(), occurrences: 0 };
+  app.onWorkspaceReplaced(() => clear(cache));
   return cache;
 }
 
-function clear(cache: Cache): void {
+function clear(cache: WindowCache): void {
   cache.entries.clear();
   cache.occurrences = 0;
 }
@@ -83,6 +78,7 @@ function stillGood(app: App, calendar: CalendarRecord, entry: Entry, from: numbe
 /** expandWindow over the calendar, from the cache when nothing it shows has changed. */
 export function expandWindowCached(
   app: App,
+  cache: WindowCache,
   calendar: CalendarRecord,
   from: number,
   to: number,
@@ -101,7 +97,6 @@ export function expandWindowCached(
     options.strict === true,
     options.inclusiveStart === true,
   ]);
-  const cache = cacheOf(app);
   const found = cache.entries.get(key);
   if (found !== undefined && stillGood(app, calendar, found, from, to)) return found.expansion;
   const expansion = expandWindow(app.store, calendar, from, to, options);

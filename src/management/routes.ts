@@ -11,13 +11,15 @@ import { empty, json } from '../http/result.ts';
 import type { Result } from '../http/result.ts';
 import { Router } from '../http/router.ts';
 import type { Handler, Surface } from '../http/surface.ts';
+import type { Notifier } from '../push/delivery.ts';
 import { listChannelsForManagement } from '../push/service.ts';
 import { ManagementError, renderManagementError } from './errors.ts';
 import { refusal } from './guard.ts';
 import { assertObject } from '../validation.ts';
 import type { Fail } from '../validation.ts';
 
-export function createManagementSurface(app: App): Surface {
+/** `notifier` is the App's push notifier (src/index.ts starts it), whose delivery logs GET /__svc/channels shows. */
+export function createManagementSurface(app: App, notifier: Notifier): Surface {
   const routes = new Router<Handler>()
     .add('POST', '/__svc/reset', () => {
       app.reset();
@@ -58,7 +60,7 @@ export function createManagementSurface(app: App): Surface {
       }
       return empty(204);
     })
-    .add('GET', '/__svc/channels', () => json(200, listChannelsForManagement(app)))
+    .add('GET', '/__svc/channels', () => json(200, listChannelsForManagement(app, notifier)))
     .add('GET', '/__svc/clock', () => clockState(app))
     .add('POST', '/__svc/clock', (req) => {
       setClock(app, jsonBody(req));

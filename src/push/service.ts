@@ -1,6 +1,8 @@
 // The push-notification service of one running App: it subscribes to the App's lifecycle events
-// and owns the Notifier. src/index.ts starts it once per App with startPush(app, scheduler); the
-// calendar handlers reach it through notifierOf(app).
+// and owns the Notifier. The composition root (src/index.ts) starts it once per App with
+// startPush(app, scheduler) and passes the Notifier it returns to the calendar surface (for the
+// watch methods) and the management surface (for GET /__svc/channels). Each start subscribes a
+// new Notifier to the App's events, so only the root starts it, once.
 //
 // Channels live in the store, so on a database file they outlive a restart: a change made after
 // the restart is delivered to them with the next persisted message number. Under :memory: the
@@ -13,24 +15,13 @@ import { isLive } from './channels.ts';
 import { DEFAULT_DELIVERY_OPTIONS, Notifier } from './delivery.ts';
 import type { DeliveryAttempt, DeliveryOptions } from './delivery.ts';
 
-const notifiers = new WeakMap<App, Notifier>();
-
 /** `scheduler` runs the retry waits and attempt timeouts: real timers, or a test's. */
 export function startPush(app: App, scheduler: Scheduler, options: Partial<DeliveryOptions> = {}): Notifier {
-  if (notifiers.has(app)) throw new Error('push notifications are already started for this App');
   const notifier = new Notifier(app, scheduler, { ...DEFAULT_DELIVERY_OPTIONS, ...options });
   app.onCollectionChanged((resource) => notifyWatchers(app, notifier, resource));
   app.onConnectionRevoked((connectionId) => notifier.forgetConnection(connectionId));
   app.onWorkspaceReplaced(() => notifier.forgetAll());
   app.onShutdown(() => notifier.shutdown());
-  notifiers.set(app, notifier);
-  return notifier;
-}
-
-/** The App's notifier; a watch cannot be served without one. */
-export function notifierOf(app: App): Notifier {
-  const notifier = notifiers.get(app);
-  if (!notifier) throw new Error('startPush(app) was not called for this App');
   return notifier;
 }
 
@@ -62,9 +53,8 @@ export interface ManagedChannel {
  * GET /__svc/channels (CONTRACT §5): every stored channel, expired ones included, with its delivery
  * log; an expired channel's log is purged first, so it shows none.
  */
-export function listChannelsForManagement(app: App): { channels: ManagedChannel[] } {
-  const notifier = notifiers.get(app);
-  notifier?.purge();
+export function listChannelsForManagement(app: App, notifier: Notifier): { channels: ManagedChannel[] } {
+  notifier.purge();
   return {
     channels: app.store.listChannels().map((channel) => ({
       id: channel.id,
@@ -73,7 +63,7 @@ export function listChannelsForManagement(app: App): { channels: ManagedChannel[
       address: channel.address,
       expiration: new Date(channel.expiration).toISOString(),
       connectionId: channel.connectionId,
-      deliveries: notifier?.deliveries(channel.id) ?? [],
+      deliveries: notifier.deliveries(channel.id),
     })),
   };
 }

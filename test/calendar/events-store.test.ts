@@ -14,6 +14,10 @@ import type { EventRecord, Store } from '../../src/store/store.ts';
 import type { CalendarCall, CalendarHandler } from '../../src/calendar/context.ts';
 import { eventHandlers } from '../../src/calendar/events.ts';
 import { freebusyQuery } from '../../src/calendar/freebusy.ts';
+import { createRenderCache } from '../../src/calendar/list-items.ts';
+import { createWindowCache } from '../../src/calendar/window-cache.ts';
+import { DEFAULT_DELIVERY_OPTIONS, Notifier } from '../../src/push/delivery.ts';
+import { ManualScheduler } from '../_helpers/manual-time.ts';
 
 /** A handler's body as text: a string, one buffer, or several sent one after another. */
 function bodyText(body: string | Buffer | readonly Buffer[] | null): string {
@@ -64,11 +68,19 @@ function counting(store: Store): { store: Store; calls: Map<string, number>; rec
   return { store: wrapped, calls, records, reset: () => { calls.clear(); records.count = 0; } };
 }
 
-function callOf(app: App, handler: CalendarHandler, init: { method: string; path: string; query?: string; body?: unknown; params?: Record<string, string> }) {
-  const user = app.store.getUser('u');
+/** What a handler gets from the composition root: the App with its caches and notifier, made once per App. */
+type Service = Pick<CalendarCall, 'app' | 'caches' | 'notifier'>;
+
+function serviceOf(app: App): Service {
+  // These handlers never watch: the notifier is subscribed to nothing.
+  return { app, caches: { renders: createRenderCache(app), windows: createWindowCache(app) }, notifier: new Notifier(app, new ManualScheduler(), DEFAULT_DELIVERY_OPTIONS) };
+}
+
+function callOf(service: Service, handler: CalendarHandler, init: { method: string; path: string; query?: string; body?: unknown; params?: Record<string, string> }) {
+  const user = service.app.store.getUser('u');
   assert.ok(user);
   const call: CalendarCall = {
-    app,
+    ...service,
     req: {
       method: init.method,
       path: init.path,
@@ -89,6 +101,7 @@ describe('windowed reads touch only the window', () => {
   const counter = counting(memory);
   const app = new App({ store: counter.store, clock: new Clock(), log: silentLogger, startupFixture: () => parseFixture(fixture()), host: '127.0.0.1' });
   app.reset();
+  const service = serviceOf(app);
 
   test(`the calendar holds ${DAYS + 1} events`, () => {
     assert.equal(memory.listEventsChangedSince(EMAIL, 0, Number.MAX_SAFE_INTEGER).length, DAYS + 1);
@@ -97,7 +110,7 @@ describe('windowed reads touch only the window', () => {
   for (const singleEvents of [false, true]) {
     test(`events.list over one day (singleEvents=${singleEvents})`, async () => {
       counter.reset();
-      const result = await callOf(app, eventHandlers.list, {
+      const result = await callOf(service, eventHandlers.list, {
         method: 'GET',
         path: '/calendar/v3/calendars/primary/events',
         query: `timeMin=2024-06-01T00:00:00Z&timeMax=2024-06-02T00:00:00Z&singleEvents=${singleEvents}`,
@@ -115,7 +128,7 @@ describe('windowed reads touch only the window', () => {
 
   test('freeBusy over one day', async () => {
     counter.reset();
-    const result = await callOf(app, freebusyQuery, {
+    const result = await callOf(service, freebusyQuery, {
       method: 'POST',
       path: '/calendar/v3/freeBusy',
       body: { timeMin: '2024-06-01T00:00:00Z', timeMax: '2024-06-02T00:00:00Z', items: [{ id: 'primary' }] },

@@ -14,6 +14,10 @@ import { MemoryStore } from '../../src/store/memory.ts';
 import type { Store } from '../../src/store/store.ts';
 import type { CalendarCall } from '../../src/calendar/context.ts';
 import { eventHandlers } from '../../src/calendar/events.ts';
+import { createRenderCache } from '../../src/calendar/list-items.ts';
+import { createWindowCache } from '../../src/calendar/window-cache.ts';
+import { DEFAULT_DELIVERY_OPTIONS, Notifier } from '../../src/push/delivery.ts';
+import { ManualScheduler } from '../_helpers/manual-time.ts';
 import { CALENDAR_FIXTURE, api, tokenFor } from '../_helpers/calendar.ts';
 import { Rng } from '../_helpers/fuzz.ts';
 import { BACKENDS, databaseFor, skipUnless } from '../_helpers/backends.ts';
@@ -58,6 +62,10 @@ describe('a repeated window is not expanded again', () => {
   };
   const app = new App({ store, clock: new Clock(), log: silentLogger, startupFixture: () => parseFixture(fixture), host: '127.0.0.1' });
   app.reset();
+  // What the composition root makes once per App; the handlers here never watch, so the notifier
+  // is subscribed to nothing.
+  const caches = { renders: createRenderCache(app), windows: createWindowCache(app) };
+  const notifier = new Notifier(app, new ManualScheduler(), DEFAULT_DELIVERY_OPTIONS);
   const user = memory.getUser('u');
   assert.ok(user);
   const call = (handler: keyof typeof eventHandlers, query: string, body?: unknown, params: Record<string, string> = {}): string => {
@@ -66,6 +74,8 @@ describe('a repeated window is not expanded again', () => {
       req: { method: 'GET', path: '/calendar/v3/calendars/primary/events', query: new URLSearchParams(query), headers: {}, body: Buffer.from(body === undefined ? '' : JSON.stringify(body)), baseUrl: 'http://127.0.0.1:1', localPort: 1 },
       params: { calendarId: 'primary', ...params },
       auth: { user, connection: { id: 'c', clientId: 'x', userId: 'u', scopes: [], offline: false, createdAt: 0 }, scopes: [] },
+      caches,
+      notifier,
     };
     const result = eventHandlers[handler](request) as { status: number; body: Buffer | Buffer[] | string };
     assert.equal(result.status, 200);

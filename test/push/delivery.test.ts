@@ -312,14 +312,14 @@ describe('channels that stop delivering', () => {
 
 describe('listChannelsForManagement', () => {
   it('lists every stored channel with its delivery attempts', async (t) => {
-    const { app, hook, open, scheduler, settled, retryWaiting } = await setup(t);
+    const { app, hook, open, notifier, scheduler, settled, retryWaiting } = await setup(t);
     hook.failNext(1, 502);
     const channel = open('ch-m', { token: 'secret-token' });
     await retryWaiting(FIRST_WAIT_MS);
     scheduler.advance(FIRST_WAIT_MS);
     await hook.waitFor('/ch-m', 2);
     await settled();
-    const listed = listChannelsForManagement(app);
+    const listed = listChannelsForManagement(app, notifier);
     assert.equal(listed.channels.length, 1);
     const [entry] = listed.channels;
     assert.deepEqual({ ...entry, deliveries: undefined }, {
@@ -388,7 +388,7 @@ describe('bounded queues and logs', () => {
     await hook.waitFor('/ch-live', 1);
     await settled();
     app.clock.advance(61);
-    const listed = new Map(listChannelsForManagement(app).channels.map((c) => [c.id, c.deliveries.length]));
+    const listed = new Map(listChannelsForManagement(app, notifier).channels.map((c) => [c.id, c.deliveries.length]));
     assert.deepEqual(listed, new Map([['ch-short', 0], ['ch-live', 1]]));
     // Purged, not hidden: with the clock moved back the channel is live again, its old log gone.
     app.clock.advance(-61);
@@ -418,13 +418,6 @@ describe('bounded queues and logs', () => {
       [1, 'sync', 200, 'delivered'],
       [2, 'exists', 200, 'delivered'],
     ]);
-  });
-});
-
-describe('startPush', () => {
-  it('refuses a second start for the same App', async (t) => {
-    const { app, scheduler } = await setup(t);
-    assert.throws(() => startPush(app, scheduler), /already started/);
   });
 });
 
