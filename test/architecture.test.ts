@@ -11,7 +11,7 @@ import { dirname, join, normalize, relative, sep } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-const SRC = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src');
+const SRC = join(dirname(fileURLToPath(import.meta.url)), '..', 'src');
 
 interface Part {
   /** Files (`app.ts`) and folders (`calendar/`) of src/, relative to it. */
