@@ -4,8 +4,6 @@
 // doubling; 5 s per attempt) instead of waiting for it.
 
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
 import { App } from '../../src/app.ts';
 import { parseFixture } from '../../src/fixtures.ts';
@@ -19,6 +17,7 @@ import type { ChannelResource } from '../../src/store/store.ts';
 import { frozenClock, ManualScheduler } from '../_helpers/manual-time.ts';
 import { attemptsSettled, startWebhook } from '../_helpers/webhook.ts';
 import type { WebhookReceiver } from '../_helpers/webhook.ts';
+import { freePort } from '../_helpers/ports.ts';
 
 const FIXTURE = parseFixture({ users: [{ id: 'u1', name: 'User One', email: 'one@example.com' }] });
 const EVENTS: ChannelResource = { kind: 'events', calendarId: 'cal-1' };
@@ -420,12 +419,3 @@ describe('bounded queues and logs', () => {
     ]);
   });
 });
-
-/** A port nothing listens on: bound once, then released. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}

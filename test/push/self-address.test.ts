@@ -3,8 +3,6 @@
 // anyway (stored before the rule, or a host name that resolves to it) is never contacted.
 
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
 import { App } from '../../src/app.ts';
 import { parseFixture } from '../../src/fixtures.ts';
@@ -18,20 +16,13 @@ import { frozenClock, ManualScheduler } from '../_helpers/manual-time.ts';
 import { obtainToken } from '../_helpers/oauth.ts';
 import { call } from '../_helpers/service.ts';
 import { startWebhook } from '../_helpers/webhook.ts';
+import { freePort } from '../_helpers/ports.ts';
 
 const { lookup } = process.getBuiltinModule('node:dns/promises');
 const { hostname } = process.getBuiltinModule('node:os');
 
 function watch(url: string, access: string, id: string, address: string) {
   return api(url, access, 'calendars/primary/events/watch', { method: 'POST', body: { id, type: 'web_hook', address } });
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 describe('events.watch refuses an address that reaches the service', () => {
