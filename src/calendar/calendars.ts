@@ -44,7 +44,7 @@ export function dataOwnerOf(calendar: CalendarRecord, owner: UserRecord): string
   return calendar.primary ? undefined : owner.email;
 }
 
-export function renderCalendar(calendar: CalendarRecord, owner: UserRecord): Record<string, Json> {
+function renderCalendar(calendar: CalendarRecord, owner: UserRecord): Record<string, Json> {
   const out: Record<string, Json> = {
     kind: 'calendar#calendar',
     etag: etagFor(calendar.seq),

@@ -32,8 +32,8 @@ import { invalidLocatedMember } from '../api/body-rules.ts';
 import { assertArray, assertInteger, assertObject, assertString, isJsonObject } from '../validation.ts';
 import type { Fail, JsonRecord } from '../validation.ts';
 
-export const MAX_RANGE_DAYS = 366;
-export const MAX_INSTANCES = 20_000;
+const MAX_RANGE_DAYS = 366;
+const MAX_INSTANCES = 20_000;
 const MAX_CALENDARS = 50;
 const MAX_GROUP_EXPANSION = 100;
 

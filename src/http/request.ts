@@ -5,7 +5,7 @@
 import type { IncomingMessage } from 'node:http';
 import { gunzipSync, inflateSync } from 'node:zlib';
 
-export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = 1024 * 1024;
 
 /**
  * A request the HTTP layer itself refuses (body too large, malformed JSON, ...). Each API surface
