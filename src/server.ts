@@ -5,7 +5,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { corsOrigin, isPreflight, preflightAnswer, withCorsHeaders } from './http/cors.ts';
 import type { Logger } from './http/log.ts';
-import { readBody, RequestError } from './http/request.ts';
+import { emptyTrace, readBody, RequestError } from './http/request.ts';
 import type { ApiRequest } from './http/request.ts';
 import { writeResult } from './http/respond.ts';
 import type { Result } from './http/result.ts';
@@ -102,6 +102,7 @@ async function handle(options: HttpServerOptions, incoming: IncomingMessage, res
     body: Buffer.alloc(0),
     baseUrl: options.baseUrl(),
     localPort: incoming.socket.localPort ?? 0,
+    trace: emptyTrace(),
   };
   const origin = corsOrigin(req);
   if (origin !== undefined && isPreflight(req)) {

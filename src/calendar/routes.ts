@@ -20,7 +20,7 @@ import type { Params } from '../http/router.ts';
 import type { Handler, Surface } from '../http/surface.ts';
 import { ExpansionBudgetError } from '../domain/recurrence/expand.ts';
 import { RecurrenceError } from '../domain/recurrence/rrule.ts';
-import { authenticate } from '../oauth/bearer.ts';
+import { authenticate, traceIdentity } from '../oauth/bearer.ts';
 import type { BearerCache } from '../oauth/bearer.ts';
 import type { Notifier } from '../push/delivery.ts';
 import { calendarListHandlers } from './calendar-list.ts';
@@ -74,7 +74,9 @@ function checkSystemParameters(query: URLSearchParams, operation: CalendarOperat
 
 function guarded(app: App, bearers: BearerCache, caches: CalendarCaches, notifier: Notifier, route: CalendarRoute): Handler {
   return (req: ApiRequest, params: Params) => {
+    req.trace.operation = route.operation;
     const auth = authenticate(app, bearers, req);
+    traceIdentity(req, auth);
     if (!scopeAllows(auth.scopes, route.operation)) throw googleErrors.insufficientPermissions();
     checkSystemParameters(req.query, route.operation);
     return route.handler({ app, req, params, auth, caches, notifier });

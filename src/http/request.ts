@@ -32,6 +32,27 @@ export interface ApiRequest {
   baseUrl: string;
   /** The port the request arrived on: the service's own (CONTRACT §5's own-origin rule). */
   localPort: number;
+  /** What the surfaces learn while answering, for the request journal and fault rules. */
+  trace: RequestTrace;
+}
+
+/**
+ * Who made a request and what it asked for, filled in by the surface that answers it: the
+ * operation as soon as the route is known, the identity once authentication succeeds. Read by
+ * the request journal (CONTRACT §9) after the answer, and by fault rules (§8) before it.
+ */
+export interface RequestTrace {
+  /** Google's method id (`calendar.events.list`) or `oauth.token` and its kin; null when unrouted. */
+  operation: string | null;
+  userId: string | null;
+  clientId: string | null;
+  connectionId: string | null;
+  /** The id of the fault rule that answered or delayed the request. */
+  fault: string | null;
+}
+
+export function emptyTrace(): RequestTrace {
+  return { operation: null, userId: null, clientId: null, connectionId: null, fault: null };
 }
 
 export function header(req: ApiRequest, name: string): string | undefined {

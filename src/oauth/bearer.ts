@@ -82,6 +82,13 @@ export function authenticate(app: App, bearers: BearerCache, req: ApiRequest): B
   return auth;
 }
 
+/** Records who the request authenticated as, for the journal and fault rules. */
+export function traceIdentity(req: ApiRequest, auth: BearerAuth): void {
+  req.trace.userId = auth.user.id;
+  req.trace.clientId = auth.connection.clientId;
+  req.trace.connectionId = auth.connection.id;
+}
+
 /** True when the caller holds at least one of `scopes`. */
 export function hasAnyScope(auth: BearerAuth, scopes: readonly string[]): boolean {
   return scopes.some((scope) => auth.scopes.includes(scope));

@@ -28,13 +28,19 @@ export function createOAuthSurface(app: App, bearers: BearerCache): Surface {
   });
   app.onConnectionRevoked((connectionId) => ctx.codes.dropConnection(connectionId));
 
-  const on = (handler: (ctx: OAuthContext, req: Parameters<Handler>[0]) => Result): Handler => (req) => handler(ctx, req);
+  // Each route names its operation, as the journal (CONTRACT §9) and fault rules (§8) know it.
+  const on =
+    (operation: string, handler: (ctx: OAuthContext, req: Parameters<Handler>[0]) => Result): Handler =>
+    (req) => {
+      req.trace.operation = operation;
+      return handler(ctx, req);
+    };
   const routes = new Router<Handler>()
-    .add('GET', '/oauth/authorize', on(showConsent))
-    .add('POST', '/oauth/authorize', on(decideConsent))
-    .add('POST', '/oauth/token', on(exchangeToken))
-    .add('POST', '/oauth/revoke', on(revokeToken))
-    .add('GET', '/userinfo', on(userinfo));
+    .add('GET', '/oauth/authorize', on('oauth.authorize', showConsent))
+    .add('POST', '/oauth/authorize', on('oauth.consent', decideConsent))
+    .add('POST', '/oauth/token', on('oauth.token', exchangeToken))
+    .add('POST', '/oauth/revoke', on('oauth.revoke', revokeToken))
+    .add('GET', '/userinfo', on('oauth.userinfo', userinfo));
 
   return {
     name: 'oauth',

@@ -23,6 +23,7 @@ export function exchangeToken(ctx: OAuthContext, req: ApiRequest): Result {
   const form = formBody(req);
   // Spec "Client authentication" 1: every call authenticates the client, PKCE or not.
   const client = authenticateClient(ctx.app.store, readCredentials(req, form));
+  req.trace.clientId = client.id;
   const grantType = single(form, 'grant_type');
   if (grantType === 'authorization_code') return authorizationCodeGrant(ctx, client, form);
   if (grantType === 'refresh_token') return refreshTokenGrant(ctx, client, form);

@@ -5,7 +5,7 @@ import { googleErrors } from '../api/google-error.ts';
 import type { ApiRequest } from '../http/request.ts';
 import { json } from '../http/result.ts';
 import type { Result } from '../http/result.ts';
-import { authenticate, hasAnyScope } from './bearer.ts';
+import { authenticate, hasAnyScope, traceIdentity } from './bearer.ts';
 import type { OAuthContext } from './context.ts';
 import { EMAIL_SCOPES, PROFILE_SCOPES, USERINFO_SCOPES } from './scopes.ts';
 
@@ -20,6 +20,7 @@ interface Profile {
 
 export function userinfo(ctx: OAuthContext, req: ApiRequest): Result {
   const auth = authenticate(ctx.app, ctx.bearers, req);
+  traceIdentity(req, auth);
   if (!hasAnyScope(auth, USERINFO_SCOPES)) throw googleErrors.insufficientPermissions();
   // Never picture, given_name, family_name or locale: the test users have none of them.
   const profile: Profile = { sub: auth.user.id, id: auth.user.id };

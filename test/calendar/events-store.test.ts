@@ -18,6 +18,7 @@ import { createRenderCache } from '../../src/calendar/list-items.ts';
 import { createWindowCache } from '../../src/calendar/window-cache.ts';
 import { DEFAULT_DELIVERY_OPTIONS, Notifier } from '../../src/push/delivery.ts';
 import { ManualScheduler } from '../_helpers/manual-time.ts';
+import { emptyTrace } from '../../src/http/request.ts';
 
 /** A handler's body as text: a string, one buffer, or several sent one after another. */
 function bodyText(body: string | Buffer | readonly Buffer[] | null): string {
@@ -89,6 +90,7 @@ function callOf(service: Service, handler: CalendarHandler, init: { method: stri
       body: Buffer.from(init.body === undefined ? '' : JSON.stringify(init.body)),
       baseUrl: 'http://127.0.0.1:1',
       localPort: 1,
+      trace: emptyTrace(),
     },
     params: init.params ?? {},
     auth: { user, connection: { id: 'c', clientId: 'x', userId: 'u', scopes: [], offline: false, createdAt: 0 }, scopes: [] },

@@ -23,6 +23,7 @@ import { Rng } from '../_helpers/fuzz.ts';
 import { BACKENDS, databaseFor, skipUnless } from '../_helpers/backends.ts';
 import { postJson, startService } from '../_helpers/service.ts';
 import { Editor, SyncClient } from './sync-client.ts';
+import { emptyTrace } from '../../src/http/request.ts';
 
 const NOW = '2030-03-06T12:00:00Z';
 const DAY = 86_400_000;
@@ -71,7 +72,7 @@ describe('a repeated window is not expanded again', () => {
   const call = (handler: keyof typeof eventHandlers, query: string, body?: unknown, params: Record<string, string> = {}): string => {
     const request: CalendarCall = {
       app,
-      req: { method: 'GET', path: '/calendar/v3/calendars/primary/events', query: new URLSearchParams(query), headers: {}, body: Buffer.from(body === undefined ? '' : JSON.stringify(body)), baseUrl: 'http://127.0.0.1:1', localPort: 1 },
+      req: { method: 'GET', path: '/calendar/v3/calendars/primary/events', query: new URLSearchParams(query), headers: {}, body: Buffer.from(body === undefined ? '' : JSON.stringify(body)), baseUrl: 'http://127.0.0.1:1', localPort: 1, trace: emptyTrace() },
       params: { calendarId: 'primary', ...params },
       auth: { user, connection: { id: 'c', clientId: 'x', userId: 'u', scopes: [], offline: false, createdAt: 0 }, scopes: [] },
       caches,

@@ -15,6 +15,7 @@ import { App } from '../../src/app.ts';
 import { Clock } from '../../src/domain/clock.ts';
 import { parseFixture } from '../../src/fixtures.ts';
 import type { ApiRequest } from '../../src/http/request.ts';
+import { emptyTrace } from '../../src/http/request.ts';
 import { silentLogger } from '../../src/http/log.ts';
 import type { Handler } from '../../src/http/surface.ts';
 import { createBearerCache } from '../../src/oauth/bearer.ts';
@@ -61,7 +62,7 @@ function grants(store: Store): Grants {
   const userinfo = route('GET', '/userinfo');
   const form = Buffer.from(new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: CLIENT.id, client_secret: CLIENT.secret }).toString());
   const request = (method: string, path: string, headers: ApiRequest['headers'], body: Buffer) =>
-    ({ method, path, query: new URLSearchParams(), headers, body, baseUrl: 'http://127.0.0.1:1' }) as ApiRequest;
+    ({ method, path, query: new URLSearchParams(), headers, body, baseUrl: 'http://127.0.0.1:1', localPort: 1, trace: emptyTrace() }) satisfies ApiRequest;
   const tokenRequest = request('POST', '/oauth/token', { 'content-type': 'application/x-www-form-urlencoded' }, form);
   return {
     app,
