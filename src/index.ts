@@ -85,7 +85,7 @@ export async function start(startOptions: StartOptions = {}): Promise<RunningSer
   // One cache of authentications for both surfaces that take bearer tokens.
   const bearers = createBearerCache(app);
   const caches = { renders: createRenderCache(app), windows: createWindowCache(app) };
-  const surfaces = [createManagementSurface(app, notifier), createOAuthSurface(app, bearers), createCalendarSurface(app, bearers, caches, notifier)];
+  const surfaces = [createManagementSurface(app, { notifier }), createOAuthSurface(app, bearers), createCalendarSurface(app, bearers, caches, notifier)];
   const { server, stop } = createHttpServer({ surfaces, log, baseUrl: () => app.baseUrl, durable: () => app.store.durable(), timeouts: startOptions.httpTimeouts });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

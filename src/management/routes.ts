@@ -18,8 +18,14 @@ import { refusal } from './guard.ts';
 import { assertObject } from '../validation.ts';
 import type { Fail } from '../validation.ts';
 
-/** `notifier` is the App's push notifier (src/index.ts starts it), whose delivery logs GET /__svc/channels shows. */
-export function createManagementSurface(app: App, notifier: Notifier): Surface {
+/** What the management routes read and steer besides the App, each made once by src/index.ts. */
+export interface ManagementDeps {
+  /** The App's push notifier, whose delivery logs GET /__svc/channels shows. */
+  notifier: Notifier;
+}
+
+export function createManagementSurface(app: App, deps: ManagementDeps): Surface {
+  const { notifier } = deps;
   const routes = new Router<Handler>()
     .add('POST', '/__svc/reset', () => {
       app.reset();
