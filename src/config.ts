@@ -8,6 +8,8 @@ export interface Options {
   fixture: string | object;
   /** Public base URL without a trailing slash; derived from host and port when absent. */
   baseUrl: string | undefined;
+  /** How many requests the request journal keeps (CONTRACT §9); 0 turns it off. */
+  journalSize: number;
 }
 
 export const DEFAULT_FIXTURE = new URL('../fixtures/default.json', import.meta.url).pathname;
@@ -18,7 +20,11 @@ export const DEFAULTS: Options = {
   db: ':memory:',
   fixture: DEFAULT_FIXTURE,
   baseUrl: undefined,
+  journalSize: 10_000,
 };
+
+/** The largest --journal-size: a million entries is already hundreds of megabytes of bodies. */
+export const MAX_JOURNAL_SIZE = 1_000_000;
 
 export class OptionError extends Error {}
 
@@ -27,12 +33,15 @@ export type Command =
   | { kind: 'help' }
   | { kind: 'version' };
 
-const FLAGS: Record<string, { key: 'host' | 'port' | 'db' | 'fixture' | 'baseUrl'; env: string }> = {
+type OptionKey = 'host' | 'port' | 'db' | 'fixture' | 'baseUrl' | 'journalSize';
+
+const FLAGS: Record<string, { key: OptionKey; env: string }> = {
   '--host': { key: 'host', env: 'HOST' },
   '--port': { key: 'port', env: 'PORT' },
   '--db': { key: 'db', env: 'CALENDAR_DB' },
   '--fixture': { key: 'fixture', env: 'CALENDAR_FIXTURE' },
   '--base-url': { key: 'baseUrl', env: 'BASE_URL' },
+  '--journal-size': { key: 'journalSize', env: 'CALENDAR_JOURNAL_SIZE' },
 };
 
 export const USAGE = `Usage: node --experimental-strip-types src/main.ts [options]
@@ -47,13 +56,15 @@ Options (flags win over environment variables):
   --db <path>          CALENDAR_DB       :memory: or a SQLite file path (default :memory:)
   --fixture <path>     CALENDAR_FIXTURE  startup fixture (default fixtures/default.json)
   --base-url <url>     BASE_URL          public base URL (default http://{host}:{port})
+  --journal-size <n>   CALENDAR_JOURNAL_SIZE
+                                         requests the journal keeps, 0 turns it off (default 10000)
   --help                                 print this help and exit
   --version                              print the version and exit
 `;
 
 /** Parses argv (without node and script) and the environment into a command. */
 export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv = process.env): Command {
-  const raw: Partial<Record<'host' | 'port' | 'db' | 'fixture' | 'baseUrl', string>> = {};
+  const raw: Partial<Record<OptionKey, string>> = {};
   for (const spec of Object.values(FLAGS)) {
     const value = env[spec.env];
     if (value !== undefined && value !== '') raw[spec.key] = value;
@@ -80,11 +91,9 @@ export function resolveOptions(raw: {
   db?: string | undefined;
   fixture?: string | object | undefined;
   baseUrl?: string | undefined;
+  journalSize?: string | number | undefined;
 }): Options {
-  const port = raw.port === undefined ? DEFAULTS.port : Number(raw.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535 || (typeof raw.port === 'string' && !/^\d+$/.test(raw.port))) {
-    throw new OptionError(`--port must be an integer from 0 to 65535, got ${JSON.stringify(raw.port)}`);
-  }
+  const port = integerOption('--port', raw.port, DEFAULTS.port, 65535);
   const host = raw.host ?? DEFAULTS.host;
   if (host.trim() === '') throw new OptionError('--host must not be empty');
   const db = raw.db ?? DEFAULTS.db;
@@ -101,7 +110,18 @@ export function resolveOptions(raw: {
     }
     baseUrl = url.href.replace(/\/+$/, '');
   }
-  return { host, port, db, fixture: raw.fixture ?? DEFAULTS.fixture, baseUrl };
+  const journalSize = integerOption('--journal-size', raw.journalSize, DEFAULTS.journalSize, MAX_JOURNAL_SIZE);
+  return { host, port, db, fixture: raw.fixture ?? DEFAULTS.fixture, baseUrl, journalSize };
+}
+
+/** A whole number from 0 to `max`, given as digits (CLI, environment) or a number (src/index.ts). */
+function integerOption(flag: string, raw: string | number | undefined, fallback: number, max: number): number {
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0 || value > max || (typeof raw === 'string' && !/^\d+$/.test(raw))) {
+    throw new OptionError(`${flag} must be an integer from 0 to ${max}, got ${JSON.stringify(raw)}`);
+  }
+  return value;
 }
 
 /** The base URL once the real port is known. */

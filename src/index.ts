@@ -20,6 +20,7 @@ import { parseFixtureText, readFixtureText } from './fixtures.ts';
 import type { Fixture } from './fixtures.ts';
 import { silentLogger, stderrLogger } from './http/log.ts';
 import type { Logger } from './http/log.ts';
+import { Journal } from './journal/journal.ts';
 import { createManagementSurface } from './management/routes.ts';
 import { createBearerCache } from './oauth/bearer.ts';
 import { createOAuthSurface } from './oauth/routes.ts';
@@ -41,6 +42,8 @@ export interface StartOptions {
   httpTimeouts?: HttpTimeouts | undefined;
   /** Timers of webhook retries and attempt timeouts; only tests pass their own, to drive them. */
   scheduler?: Scheduler | undefined;
+  /** Requests the request journal keeps (CONTRACT §9; default 10,000, 0 turns it off). */
+  journalSize?: number | undefined;
 }
 
 export interface RunningService {
@@ -59,6 +62,7 @@ export async function start(startOptions: StartOptions = {}): Promise<RunningSer
     db: startOptions.db,
     fixture: startOptions.fixture,
     baseUrl: startOptions.baseUrl,
+    journalSize: startOptions.journalSize,
   });
   const log = startOptions.log === true ? stderrLogger : startOptions.log ? startOptions.log : silentLogger;
   // The startup fixture is kept as JSON text, not as parsed objects: a reset re-parses it, and a
@@ -85,8 +89,17 @@ export async function start(startOptions: StartOptions = {}): Promise<RunningSer
   // One cache of authentications for both surfaces that take bearer tokens.
   const bearers = createBearerCache(app);
   const caches = { renders: createRenderCache(app), windows: createWindowCache(app) };
-  const surfaces = [createManagementSurface(app, { notifier }), createOAuthSurface(app, bearers), createCalendarSurface(app, bearers, caches, notifier)];
-  const { server, stop } = createHttpServer({ surfaces, log, baseUrl: () => app.baseUrl, durable: () => app.store.durable(), timeouts: startOptions.httpTimeouts });
+  const journal = new Journal(options.journalSize, clock, log);
+  app.onWorkspaceReplaced(() => journal.clear());
+  const surfaces = [createManagementSurface(app, { notifier, journal }), createOAuthSurface(app, bearers), createCalendarSurface(app, bearers, caches, notifier)];
+  const { server, stop } = createHttpServer({
+    surfaces,
+    log,
+    baseUrl: () => app.baseUrl,
+    durable: () => app.store.durable(),
+    timeouts: startOptions.httpTimeouts,
+    onAnswered: (req, result, durationMs) => journal.record(req, result, durationMs),
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {

@@ -1,6 +1,7 @@
 // The node:http handler: reads the request, picks the surface that owns the path, routes, runs the
 // handler and writes its Result. Anything not routed answers 501 (CONTRACT §6). CORS preflights
 // and headers for browser apps (CONTRACT §12) are added here, around every surface's answer.
+// Every answer written is reported to onAnswered (the request journal, CONTRACT §9).
 
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { corsOrigin, isPreflight, preflightAnswer, withCorsHeaders } from './http/cors.ts';
@@ -25,6 +26,12 @@ export interface HttpServerOptions {
   durable: () => Promise<void> | undefined;
   /** Default DEFAULT_TIMEOUTS; tests shorten them to prove slow clients are cut off. */
   timeouts?: HttpTimeouts | undefined;
+  /**
+   * Told of every request once its answer is written (preflights and 501s included; not a
+   * request whose client went away unanswered), with the real milliseconds it took. It must
+   * not throw.
+   */
+  onAnswered?: ((req: ApiRequest, result: Result, durationMs: number) => void) | undefined;
 }
 
 /** How long a client may take to send its headers, and its whole request (slowloris defence). */
@@ -90,6 +97,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
 }
 
 async function handle(options: HttpServerOptions, incoming: IncomingMessage, res: ServerResponse): Promise<void> {
+  const started = performance.now();
   const url = incoming.url ?? '/';
   const q = url.indexOf('?');
   const path = q === -1 ? url : url.slice(0, q);
@@ -107,12 +115,12 @@ async function handle(options: HttpServerOptions, incoming: IncomingMessage, res
   const origin = corsOrigin(req);
   if (origin !== undefined && isPreflight(req)) {
     incoming.resume();
-    writeResult(res, preflightAnswer(req, origin));
+    answer(options, res, req, preflightAnswer(req, origin), started);
     return;
   }
   if (!surface) {
     incoming.resume();
-    writeResult(res, unsupported());
+    answer(options, res, req, unsupported(), started);
     return;
   }
   let result: Result;
@@ -142,7 +150,12 @@ async function handle(options: HttpServerOptions, incoming: IncomingMessage, res
   // Answered before the body arrived (413, 403, 501 ...): close rather than read the rest.
   if (!incoming.complete) result = { ...result, headers: { ...result.headers, Connection: 'close' } };
   if (origin !== undefined) result = withCorsHeaders(result, origin);
-  writeResult(res, result, incoming.method === 'HEAD');
+  answer(options, res, req, result, started, incoming.method === 'HEAD');
+}
+
+function answer(options: HttpServerOptions, res: ServerResponse, req: ApiRequest, result: Result, started: number, headOnly = false): void {
+  writeResult(res, result, headOnly);
+  options.onAnswered?.(req, result, performance.now() - started);
 }
 
 async function run(surface: Surface, req: ApiRequest, incoming: IncomingMessage): Promise<Result> {

@@ -11,10 +11,12 @@ import { empty, json } from '../http/result.ts';
 import type { Result } from '../http/result.ts';
 import { Router } from '../http/router.ts';
 import type { Handler, Surface } from '../http/surface.ts';
+import type { Journal } from '../journal/journal.ts';
 import type { Notifier } from '../push/delivery.ts';
 import { listChannelsForManagement } from '../push/service.ts';
 import { ManagementError, renderManagementError } from './errors.ts';
 import { refusal } from './guard.ts';
+import { addRequestRoutes } from './requests.ts';
 import { assertObject } from '../validation.ts';
 import type { Fail } from '../validation.ts';
 
@@ -22,6 +24,8 @@ import type { Fail } from '../validation.ts';
 export interface ManagementDeps {
   /** The App's push notifier, whose delivery logs GET /__svc/channels shows. */
   notifier: Notifier;
+  /** The request journal GET /__svc/requests reads (CONTRACT §9). */
+  journal: Journal;
 }
 
 export function createManagementSurface(app: App, deps: ManagementDeps): Surface {
@@ -72,6 +76,7 @@ export function createManagementSurface(app: App, deps: ManagementDeps): Surface
       setClock(app, jsonBody(req));
       return clockState(app);
     });
+  addRequestRoutes(routes, deps.journal);
 
   return {
     name: 'management',

@@ -1,0 +1,104 @@
+// The request journal (CONTRACT §9): a bounded ring of the requests answered outside /__svc/,
+// newest last. Recording sits on every request's path, so it only keeps references to pieces the
+// request already has (its parsed query, its body, its trace, the error answer); the wire entry,
+// with the body parsed and secrets redacted, is built by entry.ts when GET /__svc/requests reads
+// it. Recording never blocks or fails a request: the oldest entry is overwritten, and an
+// exception is logged, never thrown.
+
+import type { Clock } from '../domain/clock.ts';
+import type { Logger } from '../http/log.ts';
+import { header } from '../http/request.ts';
+import type { ApiRequest } from '../http/request.ts';
+import type { Result } from '../http/result.ts';
+import { toEntry } from './entry.ts';
+import type { JournalEntry, Recorded } from './entry.ts';
+
+/** Bodies larger than this are kept as their size alone (CONTRACT §9). */
+const MAX_BODY_BYTES = 64 * 1024;
+
+export interface JournalQuery {
+  /** Entries with a greater id. */
+  since: number;
+  limit: number;
+  operation?: string | undefined;
+  status?: number | undefined;
+  userId?: string | undefined;
+}
+
+export interface JournalPage {
+  requests: JournalEntry[];
+  /** The id of the newest entry held, whatever the filters; 0 when the journal is empty. */
+  last: number;
+}
+
+export class Journal {
+  readonly #slots: Array<Recorded | undefined>;
+  readonly #clock: Clock;
+  readonly #log: Logger;
+  /** Where the next entry goes. */
+  #next = 0;
+  #count = 0;
+  /** Ids go on across clear(), so a client polling with `since` never sees one twice. */
+  #nextId = 1;
+
+  /** `capacity` 0 records nothing. */
+  constructor(capacity: number, clock: Clock, log: Logger) {
+    this.#slots = new Array<Recorded | undefined>(capacity);
+    this.#clock = clock;
+    this.#log = log;
+  }
+
+  /** Records a request after its answer was written; `durationMs` is real time, not the service clock. */
+  record(req: ApiRequest, result: Result, durationMs: number): void {
+    const capacity = this.#slots.length;
+    if (capacity === 0 || req.path === '/__svc' || req.path.startsWith('/__svc/')) return;
+    try {
+      const size = req.body.length;
+      this.#slots[this.#next] = {
+        id: this.#nextId++,
+        at: this.#clock.now(),
+        method: req.method,
+        path: req.path,
+        query: req.query,
+        trace: req.trace,
+        status: result.status,
+        durationMs,
+        body: size === 0 ? null : size > MAX_BODY_BYTES ? size : req.body,
+        contentType: size === 0 ? undefined : header(req, 'content-type'),
+        // Only a non-2xx answer names an error, and only then is the answer worth keeping.
+        answer: result.status >= 200 && result.status < 300 ? undefined : result,
+      };
+      this.#next = (this.#next + 1) % capacity;
+      if (this.#count < capacity) this.#count++;
+    } catch (error) {
+      this.#log.error('the request journal could not record a request', error);
+    }
+  }
+
+  /** The entries after `since` that pass the filters, oldest first, at most `limit`. */
+  read(query: JournalQuery): JournalPage {
+    if (this.#count === 0) return { requests: [], last: 0 };
+    const capacity = this.#slots.length;
+    const last = this.#nextId - 1;
+    const requests: JournalEntry[] = [];
+    // The ids held run without gaps from oldest to last, so `since` gives the first slot to read.
+    const oldestId = last - this.#count + 1;
+    const skip = Math.max(0, Math.min(this.#count, query.since - oldestId + 1));
+    const first = (this.#next - this.#count + capacity) % capacity;
+    for (let i = skip; i < this.#count && requests.length < query.limit; i++) {
+      const recorded = this.#slots[(first + i) % capacity] as Recorded;
+      if (query.operation !== undefined && recorded.trace.operation !== query.operation) continue;
+      if (query.status !== undefined && recorded.status !== query.status) continue;
+      if (query.userId !== undefined && recorded.trace.userId !== query.userId) continue;
+      requests.push(toEntry(recorded));
+    }
+    return { requests, last };
+  }
+
+  /** Empties the journal (DELETE /__svc/requests, reset, fixture load); numbering goes on. */
+  clear(): void {
+    this.#slots.fill(undefined);
+    this.#next = 0;
+    this.#count = 0;
+  }
+}
