@@ -19,7 +19,7 @@ import { byCreation, compareByExpiry, compareStrings, copyAccessToken, copyChann
 import { MultiIndex } from './multi-index.ts';
 import { SortedList } from './sorted-list.ts';
 import type { AccessTokenRecord, CalendarListEntryRecord, CalendarRecord, ChannelRecord, ChannelResource,
-  ClientRecord, ConnectionRecord, EventRecord, RefreshTokenRecord, Store, UserRecord } from './store.ts';
+  ClientRecord, ConnectionRecord, EventRecord, OutboxMessageRecord, RefreshTokenRecord, Store, UserRecord } from './store.ts';
 
 /** The workspace collections; clearWorkspace swaps in a fresh one (and undo swaps it back). */
 class Workspace {
@@ -36,6 +36,8 @@ class Workspace {
   readonly refreshTokens = new Map<string, RefreshTokenRecord>();
   readonly refreshByConnection = new MultiIndex<string, string>();
   readonly channels = new Map<string, ChannelRecord>();
+  /** By seq; messages are put in seq order, so the Map's order is the outbox's. */
+  outbox = new Map<number, OutboxMessageRecord>();
 }
 
 export class MemoryStore implements Store {
@@ -124,6 +126,9 @@ export class MemoryStore implements Store {
   }
   getClient(id: string): ClientRecord | undefined {
     return copied(this.#ws.clients.get(id), copyClient);
+  }
+  listClients(): ClientRecord[] {
+    return [...this.#ws.clients.values()].sort((a, b) => compareStrings(a.id, b.id)).map(copyClient);
   }
 
   putUser(user: UserRecord): void {
@@ -319,6 +324,19 @@ export class MemoryStore implements Store {
   }
   deleteChannel(id: string): void {
     this.#delete(this.#ws.channels, id);
+  }
+
+  putOutboxMessage(message: OutboxMessageRecord): void {
+    this.#set(this.#ws.outbox, message.seq, { ...message });
+  }
+  listOutboxMessages(): OutboxMessageRecord[] {
+    return [...this.#ws.outbox.values()].sort((a, b) => a.seq - b.seq).map((m) => ({ ...m }));
+  }
+  clearOutbox(): void {
+    const ws = this.#ws;
+    const prev = ws.outbox;
+    ws.outbox = new Map();
+    this.#log(() => (ws.outbox = prev));
   }
 }
 

@@ -5,7 +5,7 @@
 import type { SQLInputValue } from 'node:sqlite';
 import { isLongEvent } from './backend-rules.ts';
 import type { AccessTokenRecord, CalendarListEntryRecord, CalendarRecord, ChannelRecord, ChannelResource,
-  ClientRecord, ConnectionRecord, EventRecord, EventStatus, JsonObject, RefreshTokenRecord, UserRecord } from './store.ts';
+  ClientRecord, ConnectionRecord, EventRecord, EventStatus, JsonObject, OutboxKind, OutboxMessageRecord, RefreshTokenRecord, UserRecord } from './store.ts';
 
 export interface EventRow {
   calendar_id: string;
@@ -211,6 +211,42 @@ export const channelColumns = (c: ChannelRecord): SQLInputValue[] => [
   ...resourceColumns(c.resource),
   c.nextMessageNumber,
   c.createdAt,
+];
+
+export interface OutboxRow {
+  seq: number;
+  at: number;
+  recipient: string;
+  kind: string;
+  event_id: string;
+  calendar_id: string;
+  from_user_id: string;
+  summary: string | null;
+}
+
+export function toOutboxMessage(r: OutboxRow): OutboxMessageRecord {
+  return {
+    seq: r.seq,
+    at: r.at,
+    to: r.recipient,
+    // Only the store writes this column, from an OutboxKind.
+    kind: r.kind as OutboxKind,
+    eventId: r.event_id,
+    calendarId: r.calendar_id,
+    fromUserId: r.from_user_id,
+    summary: r.summary,
+  };
+}
+
+export const outboxColumns = (m: OutboxMessageRecord): SQLInputValue[] => [
+  m.seq,
+  m.at,
+  m.to,
+  m.kind,
+  m.eventId,
+  m.calendarId,
+  m.fromUserId,
+  m.summary,
 ];
 
 /** The (resource_kind, resource_key) columns of a channel's resource. */

@@ -144,6 +144,19 @@ const MIGRATIONS: readonly string[] = [
   `
   DROP INDEX IF EXISTS events_ical_uid;
   `,
+  // 5: the outbox (CONTRACT §13): the e-mails Google would have sent, in seq order.
+  `
+  CREATE TABLE IF NOT EXISTS outbox (
+    seq INTEGER PRIMARY KEY,
+    at INTEGER NOT NULL,
+    recipient TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    event_id TEXT NOT NULL,
+    calendar_id TEXT NOT NULL,
+    from_user_id TEXT NOT NULL,
+    summary TEXT
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -58,6 +58,7 @@ const WORKSPACE_TABLES = [
   'access_tokens',
   'refresh_tokens',
   'channels',
+  'outbox',
 ];
 
 export type Statements = ReturnType<typeof prepareStatements>;
@@ -81,6 +82,7 @@ export function prepareStatements(db: DatabaseSync) {
         'ON CONFLICT (id) DO UPDATE SET secret_hash = excluded.secret_hash, redirect_uris = excluded.redirect_uris',
     ),
     getClient: p('SELECT * FROM clients WHERE id = ?'),
+    listClients: p('SELECT * FROM clients ORDER BY id'),
 
     putUser: p(
       'INSERT INTO users (id, name, email, time_zone, position) VALUES (?, ?, ?, ?, ?) ' +
@@ -175,5 +177,11 @@ export function prepareStatements(db: DatabaseSync) {
     listChannels: p('SELECT * FROM channels ORDER BY created_at, id'),
     listChannelsWatching: p('SELECT * FROM channels WHERE resource_kind = ? AND resource_key = ? ORDER BY created_at, id'),
     deleteChannel: p('DELETE FROM channels WHERE id = ?'),
+
+    putOutboxMessage: p(
+      'INSERT INTO outbox (seq, at, recipient, kind, event_id, calendar_id, from_user_id, summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    ),
+    listOutboxMessages: p('SELECT * FROM outbox ORDER BY seq'),
+    clearOutbox: p('DELETE FROM outbox'),
   };
 }

@@ -25,13 +25,14 @@ import type { CachedKind } from './read-cache.ts';
 import { SequenceReservation } from './sequence-reservation.ts';
 import { accessTokenColumns, calendarColumns, channelColumns, clientColumns, connectionColumns,
   entryColumns, eventColumns, refreshTokenColumns, resourceColumns, rowAs, rowsAs, toAccessToken,
-  toCalendar, toChannel, toClient, toConnection, toEntry, toEvent, toRefreshToken, toUser, userColumns } from './sqlite-rows.ts';
-import type { AccessTokenRow, ChannelRow, EventRow } from './sqlite-rows.ts';
+  toCalendar, toChannel, toClient, toConnection, toEntry, toEvent, toRefreshToken, toUser, userColumns,
+  outboxColumns, toOutboxMessage } from './sqlite-rows.ts';
+import type { AccessTokenRow, ChannelRow, EventRow, OutboxRow } from './sqlite-rows.ts';
 import { migrate } from './sqlite-schema.ts';
 import { prepareStatements } from './sqlite-statements.ts';
 import type { Statements } from './sqlite-statements.ts';
 import type { AccessTokenRecord, CalendarListEntryRecord, CalendarRecord, ChannelRecord, ChannelResource,
-  ClientRecord, ConnectionRecord, EventRecord, RefreshTokenRecord, Store, UserRecord } from './store.ts';
+  ClientRecord, ConnectionRecord, EventRecord, OutboxMessageRecord, RefreshTokenRecord, Store, UserRecord } from './store.ts';
 
 export function openSqliteStore(path: string, sqlite: typeof import('node:sqlite')): SqliteStore {
   const db = new sqlite.DatabaseSync(path);
@@ -194,6 +195,9 @@ export class SqliteStore implements Store {
   getClient(id: string): ClientRecord | undefined {
     return this.#lookup('client', id, this.#sql.getClient, toClient, id);
   }
+  listClients(): ClientRecord[] {
+    return this.#all(this.#sql.listClients, toClient);
+  }
 
   putUser(u: UserRecord): void {
     this.#put('user', u.id, this.#sql.putUser, userColumns(u));
@@ -321,6 +325,16 @@ export class SqliteStore implements Store {
   }
   deleteChannel(id: string): void {
     this.#write(this.#sql.deleteChannel, [id]);
+  }
+
+  putOutboxMessage(m: OutboxMessageRecord): void {
+    this.#write(this.#sql.putOutboxMessage, outboxColumns(m));
+  }
+  listOutboxMessages(): OutboxMessageRecord[] {
+    return this.#all<OutboxRow, OutboxMessageRecord>(this.#sql.listOutboxMessages, toOutboxMessage);
+  }
+  clearOutbox(): void {
+    this.#write(this.#sql.clearOutbox, []);
   }
 }
 

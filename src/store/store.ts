@@ -120,6 +120,26 @@ export interface ChannelRecord {
   createdAt: number;
 }
 
+/** What a message in the outbox says (CONTRACT §13). */
+export type OutboxKind = 'invitation' | 'update' | 'cancellation' | 'reply';
+
+/** An e-mail Google would have sent about an event (CONTRACT §13), recorded instead of sent. */
+export interface OutboxMessageRecord {
+  /** A change sequence (Store.nextSeq) taken when it was recorded: the outbox's order and the message's id. */
+  seq: number;
+  /** Service clock time it was recorded. */
+  at: number;
+  /** One e-mail address. */
+  to: string;
+  kind: OutboxKind;
+  eventId: string;
+  /** The organizer's calendar holding the event. */
+  calendarId: string;
+  /** The test user whose write caused the message. */
+  fromUserId: string;
+  summary: string | null;
+}
+
 export interface Store {
   readonly backend: 'sqlite' | 'memory';
 
@@ -152,11 +172,13 @@ export interface Store {
   /** Next value of the workspace-wide change sequence (strictly increasing, never reused). */
   nextSeq(): number;
 
-  /** Deletes every workspace record: clients, users, calendars, entries, events, connections, tokens, channels. Meta stays. */
+  /** Deletes every workspace record: clients, users, calendars, entries, events, connections, tokens, channels, the outbox. Meta stays. */
   clearWorkspace(): void;
 
   putClient(client: ClientRecord): void;
   getClient(id: string): ClientRecord | undefined;
+  /** Ordered by id (the workspace export, CONTRACT §10). */
+  listClients(): ClientRecord[];
 
   putUser(user: UserRecord): void;
   getUser(id: string): UserRecord | undefined;
@@ -220,4 +242,11 @@ export interface Store {
   /** The channels watching one resource (expired ones included), ordered like listChannels. */
   listChannelsWatching(resource: ChannelResource): ChannelRecord[];
   deleteChannel(id: string): void;
+
+  /** Records a message; its seq is new (never put twice). */
+  putOutboxMessage(message: OutboxMessageRecord): void;
+  /** Every message, oldest (lowest seq) first. */
+  listOutboxMessages(): OutboxMessageRecord[];
+  /** Deletes every message. */
+  clearOutbox(): void;
 }

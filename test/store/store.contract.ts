@@ -11,6 +11,7 @@ import type {
   ClientRecord,
   ConnectionRecord,
   EventRecord,
+  OutboxMessageRecord,
   RefreshTokenRecord,
   Store,
   UserRecord,
@@ -101,8 +102,13 @@ function snapshot(s: Store, keys: { users: string[]; calendars: string[]; hashes
     access: keys.hashes.map((h) => s.getAccessToken(h) ?? null),
     refresh: keys.hashes.map((h) => s.getRefreshToken(h) ?? null),
     channels: s.listChannels(),
+    outbox: s.listOutboxMessages(),
     meta: keys.meta.map((k) => s.getMeta(k) ?? null),
   };
+}
+
+export function outboxMessage(seq: number, extra: Partial<OutboxMessageRecord> = {}): OutboxMessageRecord {
+  return { seq, at: T0 + seq, to: `guest${seq}@example.test`, kind: 'invitation', eventId: 'ev1', calendarId: 'alice@example.test', fromUserId: 'alice', summary: 'Sync', ...extra };
 }
 
 export function storeContract(name: string, open: () => Promise<Store> | Store, opts: ContractOptions = {}): void {
@@ -155,6 +161,7 @@ export function storeContract(name: string, open: () => Promise<Store> | Store, 
           s.putClient({ ...client('b'), redirectUris: [] });
           assert.deepEqual(s.getClient('b')?.redirectUris, []);
           assert.deepEqual(s.getClient('a'), client('a'));
+          assert.deepEqual(s.listClients(), [client('a'), { ...client('b'), redirectUris: [] }], 'listClients: every client, by id');
         }));
 
       it('lists users by position, then id', () =>
@@ -555,6 +562,39 @@ export function storeContract(name: string, open: () => Promise<Store> | Store, 
         }));
     });
 
+    describe('outbox', () => {
+      it('keeps messages in seq order, whatever order they are put in, and clears them', () =>
+        withStore((s) => {
+          s.putOutboxMessage(outboxMessage(7, { kind: 'reply', summary: null }));
+          s.putOutboxMessage(outboxMessage(3, { kind: 'cancellation', to: 'x@example.test' }));
+          s.putOutboxMessage(outboxMessage(5, { kind: 'update' }));
+          assert.deepEqual(s.listOutboxMessages(), [
+            outboxMessage(3, { kind: 'cancellation', to: 'x@example.test' }),
+            outboxMessage(5, { kind: 'update' }),
+            outboxMessage(7, { kind: 'reply', summary: null }),
+          ]);
+          s.clearOutbox();
+          assert.deepEqual(s.listOutboxMessages(), []);
+          s.putOutboxMessage(outboxMessage(9));
+          assert.deepEqual(s.listOutboxMessages(), [outboxMessage(9)]);
+        }));
+
+      it('a rolled-back transaction leaves no message, and clearWorkspace empties the outbox', () =>
+        withStore((s) => {
+          s.putOutboxMessage(outboxMessage(1));
+          assert.throws(() =>
+            s.transaction(() => {
+              s.putOutboxMessage(outboxMessage(2));
+              s.clearOutbox();
+              throw new Error('boom');
+            }),
+          );
+          assert.deepEqual(s.listOutboxMessages(), [outboxMessage(1)]);
+          s.clearWorkspace();
+          assert.deepEqual(s.listOutboxMessages(), []);
+        }));
+    });
+
     describe('cascades and clearing', () => {
       /** Two users with calendars, shared entries, events, connections, tokens, channels. */
       function seed(s: Store): void {
@@ -676,6 +716,9 @@ export function storeContract(name: string, open: () => Promise<Store> | Store, 
         s.putChannel(channel('ch-new', 'kc'));
         s.putChannel(channel('ch-bob-own', 'kb', { nextMessageNumber: 9 }));
         s.deleteChannel('ch-bob-list');
+        s.putOutboxMessage(outboxMessage(900));
+        s.clearOutbox();
+        s.putOutboxMessage(outboxMessage(901));
         s.deleteConnection('ka');
         s.deleteUser('alice');
         s.putEvent(event('alice-team', 'revived'));
