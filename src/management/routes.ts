@@ -17,6 +17,7 @@ import { listChannelsForManagement } from '../push/service.ts';
 import { ManagementError, renderManagementError } from './errors.ts';
 import { refusal } from './guard.ts';
 import { addRequestRoutes } from './requests.ts';
+import { addOutboxRoutes } from './outbox.ts';
 import { assertObject } from '../validation.ts';
 import type { Fail } from '../validation.ts';
 
@@ -77,6 +78,7 @@ export function createManagementSurface(app: App, deps: ManagementDeps): Surface
       return clockState(app);
     });
   addRequestRoutes(routes, deps.journal);
+  addOutboxRoutes(routes, app);
 
   return {
     name: 'management',
