@@ -12,6 +12,7 @@
 // rule, never a value: the startup error line goes to logs, and a fixture may hold client secrets.
 
 import { readFileSync } from 'node:fs';
+import { sha256 } from './crypto.ts';
 import { isValidTimeZone } from './domain/time/zones.ts';
 import { eventMemberFault } from './fixtures/event-members.ts';
 import { CONTROL_CHARACTER, CONTROL_CHARACTER_RULE, memberPath, unknownKeyRule } from './fixtures/paths.ts';
@@ -30,7 +31,8 @@ export class FixtureError extends Error {
 
 export interface FixtureClient {
   id: string;
-  secret: string;
+  /** SHA-256 of the secret, base64url, as the store keeps it (ClientRecord.secretHash). */
+  secretHash: string;
   redirectUris: string[];
 }
 
@@ -41,6 +43,8 @@ export interface FixtureCalendar {
   calendarFields: JsonObject;
   entryFields: JsonObject;
   hidden: boolean;
+  /** Removed from its owner's calendar list (calendarList.delete), as the export writes it. */
+  deleted: boolean;
   events: unknown[];
 }
 
@@ -85,7 +89,10 @@ export function parseFixtureText(text: string, source = 'the fixture'): Fixture 
 
 const CALENDAR_FIELDS = ['summary', 'description', 'location'] as const;
 const ENTRY_STRINGS = ['colorId', 'summaryOverride'] as const;
-const CALENDAR_KEYS = ['id', 'primary', 'timeZone', 'hidden', 'events', 'backgroundColor', 'foregroundColor', 'selected', 'defaultReminders', ...CALENDAR_FIELDS, ...ENTRY_STRINGS];
+const CALENDAR_KEYS = [
+  'id', 'primary', 'timeZone', 'hidden', 'deleted', 'events', 'backgroundColor', 'foregroundColor', 'selected', 'defaultReminders',
+  'notificationSettings', ...CALENDAR_FIELDS, ...ENTRY_STRINGS,
+];
 
 export function parseFixture(value: unknown): Fixture {
   const root = object(value, '');
@@ -115,13 +122,30 @@ function claimCalendarId(claimed: Map<string, string>, id: string, path: string)
 
 function parseClient(value: unknown, path: string): FixtureClient {
   const client = object(value, path);
-  onlyKeys(client, path, ['id', 'secret', 'redirectUris']);
+  onlyKeys(client, path, ['id', 'secret', 'secretSha256', 'redirectUris']);
   const id = identifier(client.id, `${path}.id`);
-  const secret = nonEmptyString(client.secret, `${path}.secret`);
+  const secretHash = clientSecretHash(client, path);
   const redirectUris = optionalArray(client.redirectUris, `${path}.redirectUris`).map((uri, i) =>
     redirectUri(uri, `${path}.redirectUris[${i}]`),
   );
-  return { id, secret, redirectUris };
+  return { id, secretHash, redirectUris };
+}
+
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+// CONTRACT §10: a client gives its secret, or (as the workspace export writes it, secrets being
+// stored only as digests) `secretSha256`, the lowercase hex SHA-256 of the secret's UTF-8 bytes.
+function clientSecretHash(client: JsonRecord, path: string): string {
+  if (client.secret !== undefined && client.secretSha256 !== undefined) {
+    throw new FixtureError(`${path}.secretSha256`, 'give either secret or secretSha256, not both');
+  }
+  if (client.secretSha256 === undefined) {
+    if (client.secret === undefined) throw new FixtureError(`${path}.secret`, 'is required (or secretSha256)');
+    return sha256(nonEmptyString(client.secret, `${path}.secret`));
+  }
+  const hex = string(client.secretSha256, `${path}.secretSha256`);
+  if (!SHA256_HEX.test(hex)) throw new FixtureError(`${path}.secretSha256`, 'must be 64 lowercase hexadecimal characters (a SHA-256 digest)');
+  return Buffer.from(hex, 'hex').toString('base64url');
 }
 
 // The spec's rule for registered redirect URIs: absolute http(s), no fragment, no userinfo.
@@ -191,13 +215,19 @@ function parseCalendar(value: unknown, path: string, email: string): FixtureCale
       reminder(r, `${path}.defaultReminders[${i}]`),
     );
   }
+  if (calendar.notificationSettings !== undefined) {
+    entryFields.notificationSettings = notificationSettings(calendar.notificationSettings, `${path}.notificationSettings`);
+  }
   const hidden = calendar.hidden === undefined ? false : boolean(calendar.hidden, `${path}.hidden`);
+  const deleted = calendar.deleted === undefined ? false : boolean(calendar.deleted, `${path}.deleted`);
+  // BEHAVIOUR.md §4.3: one's own primary calendar cannot leave one's list.
+  if (primary && deleted) throw new FixtureError(`${path}.deleted`, 'the primary calendar cannot be removed from the calendar list');
   const events = optionalArray(calendar.events, `${path}.events`);
   events.forEach((event, e) => {
     const fault = eventMemberFault(event, `${path}.events[${e}]`);
     if (fault !== undefined) throw new FixtureError(fault.path, fault.rule);
   });
-  return { primary, id, timeZone, calendarFields, entryFields, hidden, events };
+  return { primary, id, timeZone, calendarFields, entryFields, hidden, deleted, events };
 }
 
 // EventReminder (METHODS.md §3.4): method email|popup, minutes 0..40320.
@@ -211,6 +241,25 @@ function reminder(value: unknown, path: string): JsonObject {
   const minutes = r.minutes;
   assertInteger(minutes, { min: 0, max: 40320 }, `${path}.minutes`, invalidFixture);
   return { method, minutes };
+}
+
+// CalendarNotification (METHODS.md A.3), as calendarList.update takes it: method email, one of five types.
+const NOTIFICATION_TYPES = ['eventCreation', 'eventChange', 'eventCancellation', 'eventResponse', 'agenda'];
+
+function notificationSettings(value: unknown, path: string): JsonObject {
+  const settings = object(value, path);
+  onlyKeys(settings, path, ['notifications']);
+  const notifications = optionalArray(settings.notifications, `${path}.notifications`).map((item, i) => {
+    const itemPath = `${path}.notifications[${i}]`;
+    const notification = object(item, itemPath);
+    onlyKeys(notification, itemPath, ['type', 'method']);
+    const type = string(notification.type, `${itemPath}.type`);
+    assertEnum(type, NOTIFICATION_TYPES, `${itemPath}.type`, invalidFixture);
+    const method = string(notification.method, `${itemPath}.method`);
+    assertEnum(method, ['email'], `${itemPath}.method`, invalidFixture);
+    return { type, method };
+  });
+  return { notifications };
 }
 
 /** The factory the validation primitives use here: the path and the rule, never the value. */

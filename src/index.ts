@@ -91,7 +91,7 @@ export async function start(startOptions: StartOptions = {}): Promise<RunningSer
   const caches = { renders: createRenderCache(app), windows: createWindowCache(app) };
   const journal = new Journal(options.journalSize, clock, log);
   app.onWorkspaceReplaced(() => journal.clear());
-  const surfaces = [createManagementSurface(app, { notifier, journal }), createOAuthSurface(app, bearers), createCalendarSurface(app, bearers, caches, notifier)];
+  const surfaces = [createManagementSurface(app, { notifier, journal, caches }), createOAuthSurface(app, bearers), createCalendarSurface(app, bearers, caches, notifier)];
   const { server, stop } = createHttpServer({
     surfaces,
     log,

@@ -30,7 +30,7 @@ const PARTS: Readonly<Record<string, Part>> = {
   entry: { members: ['main.ts', 'cli/'], layer: 8, mayImport: ['root', 'config', 'fixtures', 'http', 'oauth', 'store', 'text'] },
   root: { members: ['index.ts'], layer: 7, mayImport: ['app', 'calendar', 'config', 'domain', 'fixtures', 'http', 'journal', 'management', 'oauth', 'push', 'server', 'store'] },
   server: { members: ['server.ts'], layer: 6, mayImport: ['http'] },
-  management: { members: ['management/'], layer: 6, mayImport: ['app', 'domain', 'fixtures', 'http', 'journal', 'push', 'validation'] },
+  management: { members: ['management/'], layer: 6, mayImport: ['app', 'calendar', 'config', 'domain', 'fixtures', 'http', 'journal', 'push', 'validation'] },
   calendar: { members: ['calendar/'], layer: 5, mayImport: ['api', 'app', 'crypto', 'domain', 'events', 'http', 'oauth', 'push', 'store', 'validation'] },
   oauth: { members: ['oauth/'], layer: 4, mayImport: ['api', 'app', 'crypto', 'http', 'store'] },
   push: { members: ['push/'], layer: 4, mayImport: ['api', 'app', 'crypto', 'domain', 'store', 'validation'] },
@@ -44,7 +44,7 @@ const PARTS: Readonly<Record<string, Part>> = {
   crypto: { members: ['crypto.ts'], layer: 0, mayImport: [] },
   domain: { members: ['domain/'], layer: 0, mayImport: [] },
   store: { members: ['store/'], layer: 0, mayImport: [] },
-  config: { members: ['config.ts'], layer: 0, mayImport: [] },
+  config: { members: ['config.ts', 'version.ts'], layer: 0, mayImport: [] },
   text: { members: ['one-line.ts', 'json-error-position.ts'], layer: 0, mayImport: [] },
 };
 

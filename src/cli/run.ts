@@ -1,13 +1,13 @@
 // The command line: `serve` (the default) and `token`. Exit codes: 0 success, 1 runtime failure
 // (such as a port in use), 2 bad options or an invalid startup fixture.
 
-import { readFileSync } from 'node:fs';
 import { OptionError, parseCommandLine, USAGE } from '../config.ts';
 import { FixtureError } from '../fixtures.ts';
 import { stderrLogger } from '../http/log.ts';
 import { start } from '../index.ts';
 import { oneLine } from '../one-line.ts';
 import { StoreUnavailableError } from '../store/open.ts';
+import { packageVersion } from '../version.ts';
 
 export async function runCli(argv: string[]): Promise<number> {
   if (argv[0] === 'token') {
@@ -25,7 +25,7 @@ export async function runCli(argv: string[]): Promise<number> {
     return 0;
   }
   if (command.kind === 'version') {
-    process.stdout.write(`${version()}\n`);
+    process.stdout.write(`${packageVersion()}\n`);
     return 0;
   }
   let service;
@@ -67,9 +67,4 @@ function fail(error: unknown): number {
   }
   stderrLogger.error('error: failed to start', error);
   return 1;
-}
-
-function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
 }

@@ -7,7 +7,7 @@
 // collides (409 duplicate): get keeps returning the tombstone, so the id is not free (a choice
 // documented in the README's API notes).
 
-import { isOccurrence } from '../domain/recurrence/expand.ts';
+import { formatInstanceId, isOccurrence } from '../domain/recurrence/expand.ts';
 import type { OccurrenceKey } from '../domain/recurrence/expand.ts';
 import { DateTimeError } from '../domain/time/datetime.ts';
 import { BASE32HEX, TIME_PREFIX_LENGTH, timePrefix } from '../domain/time-ordered.ts';
@@ -15,12 +15,12 @@ import { randomBytes } from '../crypto.ts';
 import type { EventRecord, JsonObject, Store } from '../store/store.ts';
 import type { JsonRecord } from '../validation.ts';
 import { assertString, isJsonObject } from '../validation.ts';
-import { instanceId, occurrenceKeyOf, seriesOf } from './event-series.ts';
+import { occurrenceKeyOf, seriesOf } from './event-series.ts';
 import { clientFields, eventBody, eventType, iCalUIDInput, sequenceInput, validateFields } from './event-input.ts';
 import { buildRecord, conferenceAfter, createdStamp, creatorOf, numberOf, organizerOf, withConference } from './event-record.ts';
 import type { WriteContext } from './event-record.ts';
 import { EVENT_WORDING, EventInputError, invalid, invalidValue } from './input-error.ts';
-import { instanceBase, writeException } from './series-exceptions.ts';
+import { exceptionRecord, instanceBase, writeException } from './series-exceptions.ts';
 
 // Event.id (DISC): base32hex (RFC 2938 §3.1.2), lower case, 5 to 1024 characters.
 const EVENT_ID = /^[a-v0-9]{5,1024}$/;
@@ -90,27 +90,39 @@ function createImportedException(input: JsonRecord, ctx: WriteContext): EventRec
   assertString(masterId, 'recurringEventId', invalidValue);
   const master = ctx.store.getEvent(ctx.calendar.id, masterId);
   const series = master && seriesOf(master.data, ctx.calendar.timeZone);
-  if (!master || !series) throw invalid('recurringEventId', 'The recurringEventId does not name a recurring event of this calendar.');
-  if (!isJsonObject(input.originalStartTime)) {
-    throw new EventInputError('required', 'Missing originalStartTime.', 'originalStartTime');
-  }
+  const cancelled = input.status === 'cancelled';
+  // A cancelled exception may outlive its occurrence (below), never its master.
+  if (!master || (!series && !cancelled)) throw invalid('recurringEventId', 'The recurringEventId does not name a recurring event of this calendar.');
+  const original = input.originalStartTime;
+  if (!isJsonObject(original)) throw new EventInputError('required', 'Missing originalStartTime.', 'originalStartTime');
+  const kind = original.date !== undefined && original.date !== null ? 'date' : 'dateTime';
   let key: OccurrenceKey;
   try {
-    key = occurrenceKeyOf(input.originalStartTime as JsonObject, series, 'originalStartTime');
+    key = occurrenceKeyOf(original as JsonObject, kind, 'originalStartTime');
   } catch (error) {
     if (error instanceof DateTimeError) throw invalid('originalStartTime', 'Invalid originalStartTime.');
     throw error;
   }
-  if (!isOccurrence(series, key)) throw invalid('originalStartTime', 'originalStartTime is not an instance of the recurring event.');
-  const defaultId = instanceId(master, series, key);
+  const defaultId = formatInstanceId(master.id, kind, key);
   const id = input.id !== undefined && input.id !== null ? idInput(input.id, defaultId) : defaultId;
   checkNewId(ctx.store, ctx.calendar.id, id);
-  // The instance inherits the series' fields; the body overrides them.
-  const base = instanceBase(master, series, key, ctx.calendar.timeZone);
-  const body: JsonRecord = { ...base, ...clientFields(input) };
-  return writeException(ctx, master, series, key, id, body, {
-    created: createdStamp(ctx.now),
-    sequence: sequenceInput(input) ?? numberOf(master.data.sequence),
-    conferenceData: conferenceAfter(ctx, input, master.data.conferenceData, 'insert'),
+  const created = createdStamp(ctx.now);
+  const sequence = sequenceInput(input) ?? numberOf(master.data.sequence);
+  if (series !== undefined && series.kind === kind && isOccurrence(series, key)) {
+    // The instance inherits the series' fields; the body overrides them.
+    const base = instanceBase(master, series, key, ctx.calendar.timeZone);
+    const body: JsonRecord = { ...base, ...clientFields(input) };
+    return writeException(ctx, master, series, key, id, body, { created, sequence, conferenceData: conferenceAfter(ctx, input, master.data.conferenceData, 'insert') });
+  }
+  // A write that changes a series' timing cancels the exceptions the series no longer produces
+  // and keeps them (calendar/series-revision.ts), so a workspace export (CONTRACT §10) holds
+  // them: a fixture may describe such an exception, cancelled, spanning its own start and end.
+  if (!cancelled) throw invalid('originalStartTime', 'originalStartTime is not an instance of the recurring event.');
+  const originalStartTime: JsonObject = kind === 'date' ? { date: original.date as string } : { dateTime: original.dateTime as string };
+  if (kind === 'dateTime' && typeof original.timeZone === 'string') originalStartTime.timeZone = original.timeZone;
+  return exceptionRecord(ctx, master, { key, originalStartTime, slot: undefined }, id, clientFields(input), {
+    created,
+    sequence,
+    conferenceData: conferenceAfter(ctx, input, undefined, 'insert'),
   });
 }

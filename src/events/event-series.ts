@@ -111,9 +111,9 @@ function seriesOfData(data: JsonObject, calendarZone: string): Series | undefine
   return series;
 }
 
-/** The occurrence key of an EventDateTime given as `originalStartTime` (date key or instant). */
-export function occurrenceKeyOf(value: JsonObject, series: Series, field: string): OccurrenceKey {
-  if (series.kind === 'date') return dateKey(parseDate(text(value.date) ?? '', `${field}.date`));
+/** The occurrence key of an EventDateTime given as `originalStartTime` (date key or instant), read as `kind`. */
+export function occurrenceKeyOf(value: JsonObject, kind: Series['kind'], field: string): OccurrenceKey {
+  if (kind === 'date') return dateKey(parseDate(text(value.date) ?? '', `${field}.date`));
   return parseDateTimeWithZone(text(value.dateTime) ?? '', text(value.timeZone), `${field}.dateTime`, `${field}.timeZone`);
 }
 

@@ -56,6 +56,31 @@ export function writeException(
   server: ExceptionServerFields,
 ): EventRecord {
   const times = occurrenceTimes(series, key, ctx.calendar.timeZone);
+  return exceptionRecord(ctx, master, { key, originalStartTime: originalStartTimeOf(series, key), slot: times }, id, body, server);
+}
+
+/** Which occurrence an exception replaces: its key, its `originalStartTime`, and its slot by the rule. */
+export interface ReplacedOccurrence {
+  readonly key: OccurrenceKey;
+  readonly originalStartTime: JsonObject;
+  /**
+   * The instants the occurrence spans by the series' rule; undefined for a cancelled instance of
+   * an occurrence the series no longer produces (a fixture's, event-insert.ts), which then spans
+   * its own start and end.
+   */
+  readonly slot: { readonly start: number; readonly end: number } | undefined;
+}
+
+/** The record of the exception `id` of `master` replacing `occurrence`, holding `body`. */
+export function exceptionRecord(
+  ctx: WriteContext,
+  master: EventRecord,
+  occurrence: ReplacedOccurrence,
+  id: string,
+  body: JsonRecord,
+  server: ExceptionServerFields,
+): EventRecord {
+  const { key, slot } = occurrence;
   const validated = validateFields(body, ctx.calendar.timeZone, true);
   const data: JsonObject = {
     ...validated.fields,
@@ -65,15 +90,15 @@ export function writeException(
     creator: master.data.creator ?? creatorOf(ctx),
     organizer: master.data.organizer ?? organizerOf(ctx),
     recurringEventId: master.id,
-    originalStartTime: originalStartTimeOf(series, key),
+    originalStartTime: occurrence.originalStartTime,
     originalStartKey: key,
   };
   withConference(data, server.conferenceData);
-  const record = buildRecord(ctx, id, master.iCalUID, data, { recurringEventId: master.id, originalStartMs: times.start });
-  if (record.status === 'cancelled') {
+  const record = buildRecord(ctx, id, master.iCalUID, data, { recurringEventId: master.id, originalStartMs: slot?.start ?? key });
+  if (record.status === 'cancelled' && slot !== undefined) {
     // A cancelled instance occupies its original slot (it is what it removes).
-    record.startMs = times.start;
-    record.endMs = times.end;
+    record.startMs = slot.start;
+    record.endMs = slot.end;
   }
   return record;
 }

@@ -11,13 +11,14 @@ import { empty, json } from '../http/result.ts';
 import type { Result } from '../http/result.ts';
 import { Router } from '../http/router.ts';
 import type { Handler, Surface } from '../http/surface.ts';
+import type { CalendarCaches } from '../calendar/context.ts';
 import type { Journal } from '../journal/journal.ts';
 import type { Notifier } from '../push/delivery.ts';
 import { listChannelsForManagement } from '../push/service.ts';
 import { ManagementError, renderManagementError } from './errors.ts';
 import { refusal } from './guard.ts';
+import { addExportRoutes } from './export.ts';
 import { addRequestRoutes } from './requests.ts';
-import { addOutboxRoutes } from './outbox.ts';
 import { assertObject } from '../validation.ts';
 import type { Fail } from '../validation.ts';
 
@@ -27,6 +28,8 @@ export interface ManagementDeps {
   notifier: Notifier;
   /** The request journal GET /__svc/requests reads (CONTRACT §9). */
   journal: Journal;
+  /** The Calendar API's read caches, which the read-only event views of CONTRACT §10 share. */
+  caches: CalendarCaches;
 }
 
 export function createManagementSurface(app: App, deps: ManagementDeps): Surface {
@@ -78,7 +81,7 @@ export function createManagementSurface(app: App, deps: ManagementDeps): Surface
       return clockState(app);
     });
   addRequestRoutes(routes, deps.journal);
-  addOutboxRoutes(routes, app);
+  addExportRoutes(routes, app, deps.caches);
 
   return {
     name: 'management',

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { DEFAULT_FIXTURE } from '../../src/config.ts';
+import { sha256 } from '../../src/crypto.ts';
 import { FixtureError, parseFixture, readFixtureFile } from '../../src/fixtures.ts';
 
 const client = { id: 'c', secret: 's', redirectUris: ['http://127.0.0.1:3000/cb'] };
@@ -26,7 +27,8 @@ describe('fixture validation', () => {
   it('accepts a minimal fixture and fills defaults', () => {
     const fixture = parseFixture({ clients: [client], users: [user] });
     assert.equal(fixture.users[0]?.timeZone, 'UTC');
-    assert.deepEqual(fixture.clients[0], client);
+    // The secret is kept only as its SHA-256 digest (base64url), as the store keeps it.
+    assert.deepEqual(fixture.clients[0], { id: client.id, secretHash: sha256(client.secret), redirectUris: client.redirectUris });
     assert.deepEqual(parseFixture({}), { clients: [], users: [] });
   });
 
