@@ -13,6 +13,7 @@ import { formatRfc3339InZone, MS_PER_DAY } from '../domain/time/zones.ts';
 import { hangoutLinkOf } from '../events/conference.ts';
 import { etagFor } from './etag.ts';
 import { eventTimes } from '../events/event-series.ts';
+import { sameEmail } from '../events/invitations.ts';
 
 export interface RenderContext {
   calendar: CalendarRecord;
@@ -52,8 +53,9 @@ function attendeesOut(data: JsonObject, ctx: RenderContext): { attendees?: Json[
   const self = ctx.calendar.id;
   const marked = list.map((entry) => {
     const a = { ...(object(entry) ?? {}) };
-    if (a.email === organizer) a.organizer = true;
-    if (a.email === self) a.self = true;
+    // E-mail addresses compare without letter case (CONTRACT §13: a test user's entry).
+    if (sameEmail(a.email, organizer)) a.organizer = true;
+    if (sameEmail(a.email, self)) a.self = true;
     return a;
   });
   if (ctx.maxAttendees !== undefined && marked.length > ctx.maxAttendees) {

@@ -81,7 +81,7 @@ function effectiveBody(current: JsonRecord, input: JsonRecord, mode: WriteMode):
  * recurrence. Spelling alone is no change: `10:00:00Z` read back as `19:00:00+09:00` and sent
  * again keeps the sequence, so a client's older copy does not fall below it.
  */
-function timingChanged(before: JsonObject, after: JsonObject, calendarZone: string): boolean {
+export function timingChanged(before: JsonObject, after: JsonObject, calendarZone: string): boolean {
   return timingOf(before, calendarZone) !== timingOf(after, calendarZone);
 }
 

@@ -4,7 +4,9 @@
 // respond(). The listing handlers have a file each: events.list in events-list.ts (how it reads
 // the store: list-pages.ts and instance-sync.ts; cursors: list-cursor.ts; filters:
 // list-filters.ts) and events.instances in events-instances.ts. The wire shape is
-// event-resource.ts.
+// event-resource.ts. A write on a calendar holding invitations goes through invitations.ts:
+// copies on the invitees' calendars follow in the same transaction, the outbox records the mails
+// `sendUpdates` asks for, and every calendar that changed is notified after the commit.
 
 import { jsonBody } from '../http/request.ts';
 import type { CalendarRecord } from '../store/store.ts';
@@ -22,6 +24,9 @@ import { calendarOf, renderContext, targetItem, targetOf } from './event-call.ts
 import { instances } from './events-instances.ts';
 import { list } from './events-list.ts';
 import { noContent, respond, respondText } from './respond.ts';
+import { afterOrganizerWrite, inviteeDelete, inviteeModify, invitationRun, isCopyTarget } from './invitations.ts';
+import type { InvitationRun } from './invitations.ts';
+import { sendUpdatesParam } from './invitation-mail.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Shared request pieces.
@@ -38,6 +43,11 @@ function transact<T>(call: CalendarCall, fn: () => T): T {
     if (error instanceof EventInputError) throw eventInputToGoogle(error);
     throw error;
   }
+}
+
+/** After the commit: every calendar the write changed (the caller's, and invitees') is notified. */
+function notifyChanged(call: CalendarCall, run: InvitationRun): void {
+  for (const calendarId of run.changed) call.app.collectionChanged({ kind: 'events', calendarId });
 }
 
 function targetEtag(target: EventTarget): string {
@@ -60,12 +70,16 @@ const insert: CalendarHandler = (call) => {
   const ctx = renderContext(call, calendar);
   const body = jsonBody(call.req);
   const conferenceDataVersion = conferenceDataVersionParam(call.req.query);
+  const send = sendUpdatesParam(call.req.query);
+  const write = { ...writeContext(call, calendar), conferenceDataVersion };
+  const run = invitationRun(write, send);
   const record = transact(call, () => {
-    const created = insertEventRecord(body, { ...writeContext(call, calendar), conferenceDataVersion });
+    const created = insertEventRecord(body, write);
     call.app.store.putEvent(created);
+    afterOrganizerWrite(run, created, undefined);
     return created;
   });
-  call.app.collectionChanged({ kind: 'events', calendarId: calendar.id });
+  notifyChanged(call, run);
   return respond(call, renderEvent(record, ctx));
 };
 
@@ -75,26 +89,43 @@ function modify(mode: WriteMode): CalendarHandler {
     const ctx = renderContext(call, calendar);
     const body = jsonBody(call.req);
     const conferenceDataVersion = conferenceDataVersionParam(call.req.query);
+    const send = sendUpdatesParam(call.req.query);
+    const write = { ...writeContext(call, calendar), conferenceDataVersion };
+    const run = invitationRun(write, send);
     const record = transact(call, () => {
       const target = targetOf(call, calendar);
       checkIfMatch(call.req, targetEtag(target));
-      const written = writeEvent({ ...writeContext(call, calendar), conferenceDataVersion }, target, body, mode);
+      if (isCopyTarget(target)) return inviteeModify(run, target, body, mode, call.params.eventId as string);
+      const before = target.kind === 'record' ? target.record.data : target.master.data;
+      const written = writeEvent(write, target, body, mode);
       call.app.store.putEvent(written);
+      afterOrganizerWrite(run, written, before);
       return written;
     });
-    call.app.collectionChanged({ kind: 'events', calendarId: calendar.id });
+    notifyChanged(call, run);
     return respond(call, renderEvent(record, ctx));
   };
 }
 
 const remove: CalendarHandler = (call) => {
   const calendar = calendarOf(call);
+  const send = sendUpdatesParam(call.req.query);
+  const run = invitationRun(writeContext(call, calendar), send);
   transact(call, () => {
     const target = targetOf(call, calendar);
     checkIfMatch(call.req, targetEtag(target));
-    for (const record of deleteEvent(writeContext(call, calendar), target)) call.app.store.putEvent(record);
+    if (isCopyTarget(target)) {
+      inviteeDelete(run, target, call.params.eventId as string);
+      return;
+    }
+    const before = target.kind === 'record' ? target.record.data : target.master.data;
+    const written = deleteEvent(run.ctx, target);
+    for (const record of written) call.app.store.putEvent(record);
+    // The last record is the one covering the others (a series master after its exceptions).
+    const last = written[written.length - 1];
+    if (last !== undefined) afterOrganizerWrite(run, last, before, true);
   });
-  call.app.collectionChanged({ kind: 'events', calendarId: calendar.id });
+  notifyChanged(call, run);
   return noContent();
 };
 

@@ -6,6 +6,8 @@
 //   busy times, and the request still succeeds.
 // - Busy = the opaque, non-cancelled events and series instances overlapping the range, with
 //   cancelled instances removed; all-day events occupy their dates in their calendar's zone.
+//   An event whose attendee entry for the calendar reads `declined` is not busy there (CONTRACT
+//   §13: an invitee is busy for a copy unless they declined it or it is transparent).
 //   Overlapping or touching intervals merge, and every interval is clipped to [timeMin, timeMax).
 // - Output: top-level timeMin/timeMax in UTC with milliseconds (as Google echoes them); busy
 //   times in the request's timeZone (default UTC: `Z` without milliseconds; other zones with
@@ -27,6 +29,7 @@ import type { CalendarRecord, Json, JsonObject, Store } from '../store/store.ts'
 import type { CalendarHandler } from './context.ts';
 import { PRIMARY_ALIAS, resolveOwnedCalendar } from './calendars.ts';
 import { ExpansionLimitError, expandWindow } from '../events/occurrences.ts';
+import { entryOf } from '../events/invitations.ts';
 import { respond } from './respond.ts';
 import { invalidLocatedMember } from '../api/body-rules.ts';
 import { assertArray, assertInteger, assertObject, assertString, isJsonObject } from '../validation.ts';
@@ -94,7 +97,7 @@ function busyIntervals(
     strict: true,
     budget: work,
     // Event.transparency: "transparent" does not block time (METHODS.md §3.1).
-    accept: (record) => record.data.transparency !== 'transparent',
+    accept: (record) => record.data.transparency !== 'transparent' && entryOf(record.data, calendar.id)?.responseStatus !== 'declined',
   });
   const merged: Array<[number, number]> = [];
   for (const o of occurrences) {

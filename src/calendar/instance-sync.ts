@@ -28,7 +28,7 @@ import type { SeriesWindow } from './horizon.ts';
 import { expandWindow, occurrenceId, occurrenceRecord, occurrenceTimes } from '../events/occurrences.ts';
 import { asException, exceptionKey, instanceId, recurrenceLines, seriesOf } from '../events/event-series.ts';
 import type { StoredException } from '../events/event-series.ts';
-import { timingAt } from './series-history.ts';
+import { timingAt } from '../events/series-history.ts';
 
 /** Changed records read from the store at a time. */
 const BATCH = 256;

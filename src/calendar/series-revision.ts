@@ -14,7 +14,7 @@ import { isOccurrence } from '../domain/recurrence/expand.ts';
 import type { Series } from '../domain/recurrence/expand.ts';
 import type { WriteContext } from '../events/event-record.ts';
 import { exceptionKey, seriesOf } from '../events/event-series.ts';
-import { timingChanged, withHistory } from './series-history.ts';
+import { timingChanged, withHistory } from '../events/series-history.ts';
 
 /** Whether the series still has the occurrence an exception replaced. */
 function stillAnOccurrence(series: Series | undefined, exception: EventRecord): boolean {

@@ -16,9 +16,10 @@ import type { Journal } from '../journal/journal.ts';
 import type { Notifier } from '../push/delivery.ts';
 import { listChannelsForManagement } from '../push/service.ts';
 import { ManagementError, renderManagementError } from './errors.ts';
-import { refusal } from './guard.ts';
 import { addExportRoutes } from './export.ts';
+import { refusal } from './guard.ts';
 import { addRequestRoutes } from './requests.ts';
+import { addOutboxRoutes } from './outbox.ts';
 import { assertObject } from '../validation.ts';
 import type { Fail } from '../validation.ts';
 
@@ -81,6 +82,7 @@ export function createManagementSurface(app: App, deps: ManagementDeps): Surface
       return clockState(app);
     });
   addRequestRoutes(routes, deps.journal);
+  addOutboxRoutes(routes, app);
   addExportRoutes(routes, app, deps.caches);
 
   return {

@@ -5,13 +5,17 @@
 // client's token was made: the store keeps only the current record, so a write that changes the
 // timing of a series (or turns an event into one, or one back) records the timing it replaced.
 //
+// It sits below the calendar API, beside the records it is kept in, because copies of an event
+// on its invitees' calendars (invitations.ts) keep a history of their own: entries are keyed by
+// the change sequence of the record that holds them.
+//
 // The history lives under a data key that no rendering reads (event-resource.ts copies named
 // fields only). It is bounded: past HISTORY_LIMIT entries the oldest go, and `priorTimingsFrom`
 // says from which change sequence on the history is complete; a token older than that cannot
 // be answered exactly and gets 410 fullSyncRequired, as Google's expired tokens do.
 
 import type { EventRecord, Json, JsonObject } from '../store/store.ts';
-import { recurrenceLines } from '../events/event-series.ts';
+import { recurrenceLines } from './event-series.ts';
 
 const HISTORY = 'priorTimings';
 const HISTORY_FROM = 'priorTimingsFrom';
@@ -57,6 +61,13 @@ export function withHistory(before: EventRecord, after: EventRecord): EventRecor
   const data: JsonObject = { ...after.data, [HISTORY]: list };
   if (typeof from === 'number') data[HISTORY_FROM] = from;
   return { ...after, data };
+}
+
+/** `data` without its history (a copy of an event starts its own, keyed by its own sequences). */
+export function withoutHistory(data: JsonObject): JsonObject {
+  if (data[HISTORY] === undefined && data[HISTORY_FROM] === undefined) return data;
+  const { [HISTORY]: _list, [HISTORY_FROM]: _from, ...rest } = data;
+  return rest;
 }
 
 /**

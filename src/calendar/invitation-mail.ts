@@ -1,0 +1,92 @@
+// The e-mails Google would send about an event write, recorded in the outbox instead
+// (CONTRACT §13, GET /__svc/outbox): the `sendUpdates` parameter (`all`, `externalOnly`,
+// `none`, default `none`; the deprecated `sendNotifications=true` means `all`, and `sendUpdates`
+// wins when both are given, as Google documents it), who gets which kind, one message per
+// recipient, recorded in the write's own transaction so a refused write leaves none.
+//
+// Choices where §13 is silent (Google sends these mails but documents no finer rule):
+// - an organizer's update mails every attendee still listed whenever the organizer writes the
+//   event, whatever changed (Google's "send updates" prompt does not look at what changed);
+// - an attendee listed twice, or in another letter case, gets one message;
+// - the recipient list never holds the writer (`all`: "every attendee except the writer").
+
+import type { JsonObject, OutboxKind, Store, UserRecord } from '../store/store.ts';
+import { attendeesOf, organizerEmail, sameEmail } from '../events/invitations.ts';
+import { booleanParam, enumParam } from './params.ts';
+
+export type SendUpdates = 'all' | 'externalOnly' | 'none';
+
+/** `sendUpdates`, else the deprecated `sendNotifications` (true: all), else none. */
+export function sendUpdatesParam(query: URLSearchParams): SendUpdates {
+  const sendUpdates = enumParam(query, 'sendUpdates', ['all', 'externalOnly', 'none'] as const);
+  const sendNotifications = booleanParam(query, 'sendNotifications');
+  return sendUpdates ?? (sendNotifications === true ? 'all' : 'none');
+}
+
+/** What one write mails: who sent it, how, and which event. */
+export interface Mailing {
+  store: Store;
+  now: number;
+  users: ReadonlyMap<string, UserRecord>;
+  send: SendUpdates;
+  writer: UserRecord;
+  /** The organizer's calendar holding the event. */
+  calendarId: string;
+  eventId: string;
+  summary: string | null;
+}
+
+function emails(data: JsonObject | undefined): string[] {
+  if (data === undefined) return [];
+  return attendeesOf(data).flatMap((a) => (typeof a.email === 'string' ? [a.email] : []));
+}
+
+function isTestUser(mailing: Mailing, email: string): boolean {
+  return mailing.users.has(email.toLowerCase());
+}
+
+/** Records `kind` for each of `to` that the mode lets through. */
+function record(mailing: Mailing, kind: OutboxKind, to: readonly string[]): void {
+  if (mailing.send === 'none') return;
+  const seen = new Set<string>([mailing.writer.email.toLowerCase()]);
+  for (const email of to) {
+    const key = email.toLowerCase();
+    if (seen.has(key)) continue;
+    seen.add(key);
+    if (mailing.send === 'externalOnly' && isTestUser(mailing, email)) continue;
+    mailing.store.putOutboxMessage({
+      seq: mailing.store.nextSeq(),
+      at: mailing.now,
+      to: email,
+      kind,
+      eventId: mailing.eventId,
+      calendarId: mailing.calendarId,
+      fromUserId: mailing.writer.id,
+      summary: mailing.summary,
+    });
+  }
+}
+
+/**
+ * An organizer's write (or an invitee's with guestsCanModify) took the event from `before` to
+ * `after` (undefined: it did not exist / was deleted): new attendees get an invitation, removed
+ * ones a cancellation, the others an update; a deletion cancels for everyone.
+ */
+export function mailOrganizerWrite(mailing: Mailing, before: JsonObject | undefined, after: JsonObject | undefined): void {
+  const was = emails(before);
+  const now = emails(after);
+  if (after === undefined) {
+    record(mailing, 'cancellation', was);
+    return;
+  }
+  const listed = (list: string[], email: string): boolean => list.some((e) => sameEmail(e, email));
+  record(mailing, 'cancellation', was.filter((e) => !listed(now, e)));
+  record(mailing, 'invitation', now.filter((e) => !listed(was, e)));
+  if (before !== undefined) record(mailing, 'update', now.filter((e) => listed(was, e)));
+}
+
+/** An invitee changed their answer: a reply to the organizer, only with `all`. */
+export function mailReply(mailing: Mailing, organizer: JsonObject): void {
+  const to = organizerEmail(organizer);
+  if (mailing.send === 'all' && to !== undefined) record(mailing, 'reply', [to]);
+}

@@ -1,0 +1,262 @@
+// Event writes where invitations are involved (CONTRACT §13): what an organizer's write does to
+// the copies on its invitees' calendars and to the outbox, and what an invitee may do to a copy
+// (answer, set its own private properties, delete it to decline). The copies themselves are
+// src/events/invitations.ts; the mails invitation-mail.ts. Every function here runs inside the
+// handler's one store transaction, so a refused write changes nothing anywhere.
+//
+// Rights on a copy (CONTRACT §13, BEHAVIOUR.md §1.2): unless the organizer set guestsCanModify,
+// an invitee changes only their own attendee entry's responseStatus, comment and
+// additionalGuests and the copy's private properties; anything else is 403
+// forbiddenForNonOrganizer. Choices where §13 and Google's documentation are silent:
+// - a body without `attendees` leaves the attendees as they are (an update that sends back the
+//   event without its guest list is not taken as removing every guest);
+// - the invitee's own entry keeps its other members (displayName, optional) as the organizer
+//   wrote them: only the three answer members are taken from the body;
+// - an answer to one instance goes through the organizer's calendar as a write of that instance,
+//   so it becomes an exception there and on every copy, as §13 asks.
+
+import { GoogleApiError } from '../api/google-error.ts';
+import type { CalendarRecord, EventRecord, JsonObject, Store, UserRecord } from '../store/store.ts';
+import type { WriteContext } from '../events/event-record.ts';
+import { clientFields } from '../events/event-input.ts';
+import { instanceBase } from '../events/series-exceptions.ts';
+import { attendeesOf, entryOf, isCopy, organizerEmail, privateOf, sameEmail, sharedOf, syncCopies, usersByEmail } from '../events/invitations.ts';
+import type { CopyContext } from '../events/invitations.ts';
+import { deleteEvent, findTarget, timingChanged, writeEvent } from './event-write.ts';
+import type { EventTarget, WriteMode } from './event-write.ts';
+import { mailOrganizerWrite, mailReply } from './invitation-mail.ts';
+import type { Mailing, SendUpdates } from './invitation-mail.ts';
+
+/** BEHAVIOUR.md §1.2: an attendee changing what only the organizer may change. */
+export function forbiddenForNonOrganizer(): GoogleApiError {
+  return new GoogleApiError({
+    status: 403,
+    domain: 'calendar',
+    reason: 'forbiddenForNonOrganizer',
+    message: 'Shared properties can only be changed by the organizer of the event.',
+  });
+}
+
+/** One write as the handler runs it: its context, the mail mode, and the calendars it changed. */
+export interface InvitationRun {
+  ctx: WriteContext;
+  send: SendUpdates;
+  users: ReadonlyMap<string, UserRecord>;
+  /** Calendars whose events changed (push notifications go to each after the commit). */
+  changed: Set<string>;
+}
+
+export function invitationRun(ctx: WriteContext, send: SendUpdates): InvitationRun {
+  return { ctx, send, users: usersByEmail(ctx.store), changed: new Set([ctx.calendar.id]) };
+}
+
+/** The record or series master a target stands on. */
+function targetRecord(target: EventTarget): EventRecord {
+  return target.kind === 'record' ? target.record : target.master;
+}
+
+/** Whether the target is a copy of an event organized on another calendar. */
+export function isCopyTarget(target: EventTarget): boolean {
+  return isCopy(targetRecord(target));
+}
+
+/** The client fields the target holds now (an untouched instance: the series' at its times). */
+function currentFields(target: EventTarget, calendar: CalendarRecord): JsonObject {
+  if (target.kind === 'record') return target.record.data;
+  return instanceBase(target.master, target.series, target.key, calendar.timeZone) as JsonObject;
+}
+
+function copyContext(run: InvitationRun, own?: ReadonlyMap<string, JsonObject>): CopyContext {
+  return { store: run.ctx.store, now: run.ctx.now, users: run.users, ...(own === undefined ? {} : { own }) };
+}
+
+function mailing(run: InvitationRun, writer: UserRecord, calendarId: string, record: EventRecord): Mailing {
+  const summary = record.data.summary;
+  return {
+    store: run.ctx.store,
+    now: run.ctx.now,
+    users: run.users,
+    send: run.send,
+    writer,
+    calendarId,
+    eventId: record.id,
+    summary: typeof summary === 'string' ? summary : null,
+  };
+}
+
+function addAll(into: Set<string>, from: Iterable<string>): void {
+  for (const id of from) into.add(id);
+}
+
+/**
+ * After the organizer's calendar stored `written` (events.insert, update, patch; for delete, the
+ * last record deleteEvent returns, which is the one covering the others): the copies follow and
+ * the mails are recorded. `before`: the event's fields before the write (undefined on insert);
+ * `deleted`: the write was events.delete.
+ */
+export function afterOrganizerWrite(run: InvitationRun, written: EventRecord, before: JsonObject | undefined, deleted = false): void {
+  addAll(run.changed, syncCopies(copyContext(run), written, before));
+  mailOrganizerWrite(mailing(run, run.ctx.owner, written.calendarId, written), before, deleted ? undefined : written.data);
+}
+
+// ---------------------------------------------------------------------------------------------
+// An invitee's writes to their copy.
+
+const ANSWER_MEMBERS = ['responseStatus', 'comment', 'additionalGuests'] as const;
+
+/** The attendees after an invitee's write: theirs with the answer members of `sent`, the others as they were. */
+function answeredAttendees(current: JsonObject, sent: JsonObject | undefined, email: string): JsonObject[] {
+  return attendeesOf(current).map((entry) => {
+    if (!sameEmail(entry.email, email)) return entry;
+    const out: JsonObject = { ...entry };
+    for (const key of ANSWER_MEMBERS) {
+      delete out[key];
+      if (sent?.[key] !== undefined) out[key] = sent[key];
+    }
+    return out;
+  });
+}
+
+/** An attendee entry reduced to what identifies and describes the guest (read-only flags dropped). */
+function guestKey(entry: JsonObject): string {
+  const { self: _self, organizer: _organizer, ...rest } = entry;
+  return JSON.stringify(Object.keys(rest).sort().map((k) => [k.toLowerCase() === 'email' ? String(rest[k]).toLowerCase() : k, rest[k]]));
+}
+
+/** Whether the sent attendee list changes anyone but the invitee (a list of their own entry alone changes nobody else). */
+function othersChanged(current: JsonObject, sent: JsonObject[], email: string): boolean {
+  const others = (list: JsonObject[]): string[] => list.filter((a) => !sameEmail(a.email, email)).map(guestKey).sort();
+  if (sent.length === 1 && sameEmail(sent[0]?.email, email)) return false;
+  if (!sent.some((a) => sameEmail(a.email, email))) return true;
+  return JSON.stringify(others(attendeesOf(current))) !== JSON.stringify(others(sent));
+}
+
+/**
+ * Fields at their default value, which a client sends back when it writes what it read (Google
+ * renders some defaults: `status: confirmed`) and which mean the same as the field left out.
+ */
+const DEFAULTS: JsonObject = {
+  status: 'confirmed',
+  visibility: 'default',
+  anyoneCanAddSelf: false,
+  guestsCanInviteOthers: true,
+  guestsCanModify: false,
+  guestsCanSeeOtherGuests: true,
+  privateCopy: false,
+  endTimeUnspecified: false,
+};
+
+/** Whether `after` differs from `before` in a shared property other than the attendees. */
+function sharedChanged(before: JsonObject, after: JsonObject, zone: string): boolean {
+  if (timingChanged(before, after, zone)) return true;
+  const strip = (data: JsonObject): JsonObject => {
+    const shared = sharedOf(clientFields(data) as JsonObject);
+    for (const key of ['attendees', 'start', 'end']) delete shared[key];
+    for (const [key, value] of Object.entries(DEFAULTS)) if (shared[key] === value) delete shared[key];
+    return shared;
+  };
+  const a = strip(before);
+  const b = strip(after);
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const key of keys) if (JSON.stringify(a[key]) !== JSON.stringify(b[key])) return true;
+  return false;
+}
+
+/** The organizer's calendar, owner and target for a copy's event, when they still exist. */
+function organizerSide(store: Store, copy: EventRecord, id: string): { calendar: CalendarRecord; owner: UserRecord; target: EventTarget } | undefined {
+  const email = organizerEmail(copy.data);
+  const calendar = email === undefined ? undefined : store.getCalendar(email);
+  const owner = calendar && store.getUser(calendar.ownerId);
+  const target = calendar && findTarget(store, calendar, id);
+  return calendar && owner && target ? { calendar, owner, target } : undefined;
+}
+
+/**
+ * events.update / patch of a copy by its invitee: the rights check, then the answer (and, with
+ * guestsCanModify, the shared change) written to the organizer's event, from where every copy
+ * follows; the copy keeps the private properties the body set. Returns the copy as written.
+ */
+export function inviteeModify(run: InvitationRun, target: EventTarget, input: unknown, mode: WriteMode, id: string): EventRecord {
+  const { ctx } = run;
+  const me = ctx.owner.email;
+  const before = currentFields(target, ctx.calendar);
+  const intended = writeEvent(ctx, target, input, mode);
+  const body = input as JsonObject;
+  const sent = Array.isArray(body.attendees) ? (body.attendees.filter((a) => typeof a === 'object' && a !== null && !Array.isArray(a)) as JsonObject[]) : undefined;
+  const mayModify = before.guestsCanModify === true;
+  if (!mayModify) {
+    if (sharedChanged(before, intended.data, ctx.calendar.timeZone)) throw forbiddenForNonOrganizer();
+    if (sent !== undefined && othersChanged(before, sent, me)) throw forbiddenForNonOrganizer();
+  }
+  const mine = sent?.find((a) => sameEmail(a.email, me));
+  const attendees = sent === undefined || mine === undefined ? attendeesOf(before) : answeredAttendees(before, mine, me);
+  const organizer = organizerSide(ctx.store, targetRecord(target), id);
+  if (organizer === undefined) {
+    // The organizer's event is gone (its user was deleted): the copy alone takes the write.
+    ctx.store.putEvent(intended);
+    return intended;
+  }
+  const answerChanged = JSON.stringify(attendees) !== JSON.stringify(attendeesOf(before));
+  const shared = mayModify && sharedChanged(before, intended.data, ctx.calendar.timeZone);
+  const orgBefore = currentFields(organizer.target, organizer.calendar);
+  const orgCtx: WriteContext = { ...ctx, calendar: organizer.calendar, owner: organizer.owner };
+  const own = new Map([[ctx.calendar.id, privateOf(intended.data)]]);
+  let orgRecord: EventRecord;
+  if (answerChanged || shared || target.kind === 'instance') {
+    const patch: JsonObject = { attendees: mayModify && sent !== undefined && !(sent.length === 1 && mine !== undefined) ? sent : attendees };
+    if (shared) Object.assign(patch, sharedPatch(orgBefore, intended.data));
+    orgRecord = writeEvent(orgCtx, organizer.target, patch, 'patch');
+    ctx.store.putEvent(orgRecord);
+  } else {
+    orgRecord = targetRecord(organizer.target);
+  }
+  addAll(run.changed, syncCopies(copyContext(run, own), orgRecord, organizer.target.kind === 'record' ? orgBefore : undefined));
+  const mail = mailing(run, ctx.owner, organizer.calendar.id, orgRecord);
+  if (shared) mailOrganizerWrite(mail, orgBefore, orgRecord.data);
+  const answerBefore = entryOf(before, me);
+  const answerAfter = entryOf(orgRecord.data, me);
+  if (JSON.stringify(answerBefore?.responseStatus) !== JSON.stringify(answerAfter?.responseStatus) || answerBefore?.comment !== answerAfter?.comment) {
+    mailReply(mail, orgRecord.data);
+  }
+  return ctx.store.getEvent(ctx.calendar.id, id) ?? intended;
+}
+
+/** The patch that gives the organizer's event the shared fields of `after` (null clears one). */
+function sharedPatch(before: JsonObject, after: JsonObject): JsonObject {
+  const wanted = sharedOf(clientFields(after) as JsonObject);
+  const current = sharedOf(clientFields(before) as JsonObject);
+  delete wanted.attendees;
+  const patch: JsonObject = { ...wanted };
+  for (const key of Object.keys(current)) if (key !== 'attendees' && wanted[key] === undefined) patch[key] = null;
+  return patch;
+}
+
+/**
+ * events.delete of a copy by its invitee: they decline (their entry reads `declined` on the
+ * organizer's event, and so on every copy; for a series, on every instance that lists them) and
+ * their own copy is cancelled, for them only. An organizer's event that is gone leaves the
+ * copy to be deleted alone.
+ */
+export function inviteeDelete(run: InvitationRun, target: EventTarget, id: string): void {
+  const { ctx } = run;
+  const me = ctx.owner.email;
+  const organizer = organizerSide(ctx.store, targetRecord(target), id);
+  if (organizer !== undefined && targetRecord(target).status !== 'cancelled') {
+    const orgCtx: WriteContext = { ...ctx, calendar: organizer.calendar, owner: organizer.owner };
+    const declined = (data: JsonObject): JsonObject[] => answeredAttendees(data, { responseStatus: 'declined' }, me);
+    const orgBefore = currentFields(organizer.target, organizer.calendar);
+    if (organizer.target.kind === 'record' && organizer.target.record.recurring) {
+      for (const exception of ctx.store.listExceptions(organizer.calendar.id, organizer.target.record.id)) {
+        if (exception.status === 'cancelled' || entryOf(exception.data, me) === undefined) continue;
+        ctx.store.putEvent(writeEvent(orgCtx, { kind: 'record', record: exception }, { attendees: declined(exception.data) }, 'patch'));
+      }
+    }
+    const orgRecord = writeEvent(orgCtx, organizer.target, { attendees: declined(orgBefore) }, 'patch');
+    ctx.store.putEvent(orgRecord);
+    addAll(run.changed, syncCopies(copyContext(run), orgRecord, organizer.target.kind === 'record' ? orgBefore : undefined));
+    if (entryOf(orgBefore, me)?.responseStatus !== 'declined') mailReply(mailing(run, ctx.owner, organizer.calendar.id, orgRecord), orgRecord.data);
+  }
+  // The copy as it stands now (an instance answered above has become an exception).
+  const own = findTarget(ctx.store, ctx.calendar, id) ?? target;
+  for (const record of deleteEvent(ctx, own)) ctx.store.putEvent(record);
+}

@@ -1,0 +1,266 @@
+// Copies of an organizer's event on the primary calendars of the test users it invites
+// (CONTRACT §13). A copy is a real event record on the invitee's calendar, under the same id and
+// iCalUID, so reading it (get, list, instances, sync, free/busy, the read caches) costs what
+// reading any event costs; the writes keep copies in line with the organizer's record inside the
+// same store transaction.
+//
+// What a copy holds: the organizer's record with `organizer` and `creator` stripped of `self`
+// (the calendar holding the copy is not theirs), and the copy's own PRIVATE properties
+// (reminders, colorId, transparency, extendedProperties.private), which the invitee sets and no
+// organizer write touches. A new copy starts with the organizer's transparency (Google shows a
+// new invitation busy or free as its organizer set it) and no reminders, colour or private
+// properties of its own.
+//
+// Who holds copies: every attendee whose e-mail is a test user's (case-insensitively), except
+// the organizer. An exception of a series is copied to the series' invitees: one who is not
+// among the exception's own attendees gets the instance cancelled. An attendee listed on one
+// instance only and not on the series gets no copy (Google would send a one-instance invitation;
+// not modelled). A cancelled copy stays cancelled while its invitee's answer is `declined` and
+// the organizer's record is not: that is an invitation the invitee deleted (an organizer's
+// removal also cancels, and re-adding makes a new `needsAction` entry, which revives it).
+//
+// An event of the invitee's own that already holds the id (an unrelated event, not a copy of
+// this one) is left alone and that invitee gets no copy: an invitation must not overwrite data.
+
+import type { CalendarRecord, EventRecord, EventStatus, JsonObject, Store, UserRecord } from '../store/store.ts';
+import { isJsonObject } from '../validation.ts';
+import { occurrenceTimes, eventSpan } from './occurrences.ts';
+import { recurrenceLines, seriesOf } from './event-series.ts';
+import { withHistory, withoutHistory } from './series-history.ts';
+
+/** The properties of an event that belong to each calendar holding it, not to the event. */
+export const PRIVATE_FIELDS = ['reminders', 'colorId', 'transparency'] as const;
+
+export function sameEmail(a: unknown, b: unknown): boolean {
+  return typeof a === 'string' && typeof b === 'string' && a.toLowerCase() === b.toLowerCase();
+}
+
+/** The organizer's e-mail: the calendar that holds the organizer's record (event-record.ts). */
+export function organizerEmail(data: JsonObject): string | undefined {
+  const organizer = data.organizer;
+  return isJsonObject(organizer) && typeof organizer.email === 'string' ? organizer.email : undefined;
+}
+
+/** Whether a stored record is a copy: an event organized on another calendar. */
+export function isCopy(record: EventRecord): boolean {
+  const email = organizerEmail(record.data);
+  return email !== undefined && !sameEmail(email, record.calendarId);
+}
+
+export function attendeesOf(data: JsonObject): JsonObject[] {
+  const list = Array.isArray(data.attendees) ? data.attendees : [];
+  return list.filter((a): a is JsonObject => typeof a === 'object' && a !== null && !Array.isArray(a));
+}
+
+/** The attendee entry of `email` in `data`, if listed. */
+export function entryOf(data: JsonObject, email: string): JsonObject | undefined {
+  return attendeesOf(data).find((a) => sameEmail(a.email, email));
+}
+
+/** The workspace's test users by lower-case e-mail (CONTRACT §13: "a test user"). */
+export function usersByEmail(store: Store): Map<string, UserRecord> {
+  return new Map(store.listUsers().map((u) => [u.email.toLowerCase(), u]));
+}
+
+/** The test users `data` invites (its attendees that are test users, the organizer excepted). */
+export function inviteesOf(data: JsonObject | undefined, users: ReadonlyMap<string, UserRecord>): UserRecord[] {
+  if (data === undefined) return [];
+  const organizer = organizerEmail(data);
+  const out: UserRecord[] = [];
+  for (const entry of attendeesOf(data)) {
+    if (typeof entry.email !== 'string' || sameEmail(entry.email, organizer)) continue;
+    const user = users.get(entry.email.toLowerCase());
+    if (user !== undefined && !out.includes(user)) out.push(user);
+  }
+  return out;
+}
+
+/** The private properties of `data` (PRIVATE_FIELDS and extendedProperties.private). */
+export function privateOf(data: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const key of PRIVATE_FIELDS) if (data[key] !== undefined) out[key] = data[key];
+  const extended = data.extendedProperties;
+  if (isJsonObject(extended) && extended.private !== undefined) out.extendedPrivate = extended.private;
+  return out;
+}
+
+/** `data` without its private properties: what every calendar holding the event shares. */
+export function sharedOf(data: JsonObject): JsonObject {
+  const out: JsonObject = { ...data };
+  for (const key of PRIVATE_FIELDS) delete out[key];
+  const extended = data.extendedProperties;
+  if (isJsonObject(extended)) {
+    const { private: _own, ...shared } = extended;
+    if (Object.keys(shared).length > 0) out.extendedProperties = shared;
+    else delete out.extendedProperties;
+  }
+  return out;
+}
+
+/** `shared` with the private properties `own` (as privateOf returns them). */
+function withPrivate(shared: JsonObject, own: JsonObject): JsonObject {
+  const out: JsonObject = { ...shared };
+  for (const key of PRIVATE_FIELDS) if (own[key] !== undefined) out[key] = own[key];
+  if (own.extendedPrivate !== undefined) {
+    const extended = isJsonObject(shared.extendedProperties) ? shared.extendedProperties : {};
+    out.extendedProperties = { ...extended, private: own.extendedPrivate };
+  }
+  return out;
+}
+
+function withoutSelf(value: JsonObject[keyof JsonObject] | undefined): JsonObject | undefined {
+  if (!isJsonObject(value)) return undefined;
+  const { self: _self, ...rest } = value;
+  return rest;
+}
+
+/** The data of the copy of `organizer` (a record's data) holding the private properties `own`. */
+function copyData(organizer: JsonObject, own: JsonObject): JsonObject {
+  const data = withPrivate(sharedOf(withoutHistory(organizer)), own);
+  const organizerField = withoutSelf(organizer.organizer);
+  const creatorField = withoutSelf(organizer.creator);
+  if (organizerField !== undefined) data.organizer = organizerField;
+  if (creatorField !== undefined) data.creator = creatorField;
+  return data;
+}
+
+function statusOf(data: JsonObject): EventStatus {
+  return data.status === 'cancelled' || data.status === 'tentative' ? data.status : 'confirmed';
+}
+
+/** What a sync of copies writes with: the store, the time, the workspace's users by e-mail. */
+export interface CopyContext {
+  store: Store;
+  now: number;
+  users: ReadonlyMap<string, UserRecord>;
+  /** Private properties to give one calendar's copy (the invitee's own write), by calendar id. */
+  own?: ReadonlyMap<string, JsonObject>;
+}
+
+/** The record id `calendar` would hold as a copy of `organizer`, if the id is free or a copy of it. */
+function copyTarget(store: Store, calendar: CalendarRecord, organizer: EventRecord): { existing: EventRecord | undefined } | undefined {
+  const existing = store.getEvent(calendar.id, organizer.id);
+  if (existing === undefined) return { existing };
+  const sameEvent = existing.iCalUID === organizer.iCalUID && sameEmail(organizerEmail(existing.data), organizerEmail(organizer.data));
+  return sameEvent ? { existing } : undefined;
+}
+
+/** The copy record for `data` on `calendar`; `master` is the organizer's series of an exception. */
+function copyRecord(
+  ctx: CopyContext,
+  calendar: CalendarRecord,
+  organizer: EventRecord,
+  data: JsonObject,
+  master: EventRecord | undefined,
+  existing: EventRecord | undefined,
+): EventRecord {
+  const status = statusOf(data);
+  let span = eventSpan(data, calendar.timeZone);
+  let originalStartMs: number | null = null;
+  // Spans follow the copy's calendar (all-day dates are days of its zone), as for its own events.
+  const series = master && seriesOf(master.data, calendar.timeZone);
+  if (organizer.recurringEventId !== null && series !== undefined && typeof data.originalStartKey === 'number') {
+    const times = occurrenceTimes(series, data.originalStartKey, calendar.timeZone);
+    originalStartMs = times.start;
+    // A cancelled instance occupies its original slot (series-exceptions.ts).
+    if (status === 'cancelled') span = { startMs: times.start, endMs: times.end };
+  }
+  const record: EventRecord = {
+    calendarId: calendar.id,
+    id: organizer.id,
+    seq: ctx.store.nextSeq(),
+    status,
+    recurring: organizer.recurringEventId === null && recurrenceLines(data).length > 0,
+    recurringEventId: organizer.recurringEventId,
+    originalStartMs,
+    startMs: span.startMs,
+    endMs: span.endMs,
+    iCalUID: organizer.iCalUID,
+    updatedMs: ctx.now,
+    data,
+  };
+  return existing !== undefined && organizer.recurringEventId === null ? withHistory(existing, record) : record;
+}
+
+function cancelledCopy(ctx: CopyContext, existing: EventRecord): EventRecord {
+  return { ...existing, seq: ctx.store.nextSeq(), status: 'cancelled', updatedMs: ctx.now, data: { ...existing.data, status: 'cancelled' } };
+}
+
+/**
+ * Brings `user`'s copy of `organizer` in line: `invited` says whether they are to hold it live.
+ * For an exception, `master` is the organizer's series; when `invited` is false but the user
+ * holds the series live, the instance is written cancelled on their calendar (else their copy
+ * of the series would still show it). Returns whether anything was written.
+ */
+function syncOne(ctx: CopyContext, user: UserRecord, organizer: EventRecord, master: EventRecord | undefined, invited: boolean): boolean {
+  const calendar = ctx.store.getCalendar(user.email);
+  if (calendar === undefined) return false;
+  const found = copyTarget(ctx.store, calendar, organizer);
+  if (found === undefined) return false;
+  const { existing } = found;
+  const own = ctx.own?.get(calendar.id);
+  if (!invited || organizer.status === 'cancelled') {
+    if (existing?.status === 'cancelled') return false;
+    if (existing !== undefined) {
+      ctx.store.putEvent(cancelledCopy(ctx, existing));
+      return true;
+    }
+    if (master === undefined || !holdsLive(ctx.store, calendar, master)) return false;
+    const data: JsonObject = { ...copyData(organizer.data, initialPrivate(organizer.data)), status: 'cancelled' };
+    ctx.store.putEvent(copyRecord(ctx, calendar, organizer, data, master, undefined));
+    return true;
+  }
+  const answer = entryOf(organizer.data, user.email)?.responseStatus;
+  if (existing?.status === 'cancelled' && answer === 'declined' && own === undefined) return false;
+  const data = copyData(organizer.data, own ?? (existing !== undefined ? privateOf(existing.data) : initialPrivate(organizer.data)));
+  if (existing !== undefined && existing.status === statusOf(data) && sameData(withoutHistory(existing.data), data)) return false;
+  ctx.store.putEvent(copyRecord(ctx, calendar, organizer, data, master, existing));
+  return true;
+}
+
+/** Whether `calendar` holds a live copy of the series `master`. */
+function holdsLive(store: Store, calendar: CalendarRecord, master: EventRecord): boolean {
+  const copy = store.getEvent(calendar.id, master.id);
+  return copy !== undefined && copy.status !== 'cancelled' && copy.iCalUID === master.iCalUID && isCopy(copy);
+}
+
+function initialPrivate(organizer: JsonObject): JsonObject {
+  return organizer.transparency === undefined ? {} : { transparency: organizer.transparency };
+}
+
+function sameData(a: JsonObject, b: JsonObject): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * Brings every copy of an organizer's record (single event, series master or exception) in line
+ * with it, after it was written. `former` is the record's data before the write: its invitees
+ * who are no longer invited have their copies cancelled. For a series master, its exceptions'
+ * copies follow too, after the master's copy (an exception's copy needs to know whether the
+ * invitee holds the series). Returns the ids of the calendars whose events changed.
+ */
+export function syncCopies(ctx: CopyContext, organizer: EventRecord, former: JsonObject | undefined): Set<string> {
+  const changed = new Set<string>();
+  const note = (user: UserRecord, wrote: boolean): void => {
+    if (wrote) changed.add(user.email);
+  };
+  if (organizer.recurringEventId !== null) {
+    const master = ctx.store.getEvent(organizer.calendarId, organizer.recurringEventId);
+    if (master === undefined) return changed;
+    const invitedHere = inviteesOf(organizer.data, ctx.users);
+    for (const user of inviteesOf(master.data, ctx.users)) note(user, syncOne(ctx, user, organizer, master, invitedHere.includes(user)));
+    return changed;
+  }
+  const invited = inviteesOf(organizer.data, ctx.users);
+  const holders = [...invited, ...inviteesOf(former, ctx.users).filter((u) => !invited.includes(u))];
+  const exceptions = organizer.recurring || (former !== undefined && recurrenceLines(former).length > 0) ? ctx.store.listExceptions(organizer.calendarId, organizer.id) : [];
+  for (const user of holders) {
+    const isInvited = invited.includes(user);
+    note(user, syncOne(ctx, user, organizer, undefined, isInvited));
+    for (const exception of exceptions) {
+      const invitedHere = isInvited && inviteesOf(exception.data, ctx.users).includes(user);
+      note(user, syncOne(ctx, user, exception, organizer, invitedHere));
+    }
+  }
+  return changed;
+}
