@@ -18,6 +18,7 @@ import { listChannelsForManagement } from '../push/service.ts';
 import { ManagementError, renderManagementError } from './errors.ts';
 import { addExportRoutes } from './export.ts';
 import { refusal } from './guard.ts';
+import { addInspectorRoutes } from './ui.ts';
 import { addRequestRoutes } from './requests.ts';
 import { addOutboxRoutes } from './outbox.ts';
 import { assertObject } from '../validation.ts';
@@ -82,6 +83,7 @@ export function createManagementSurface(app: App, deps: ManagementDeps): Surface
       return clockState(app);
     });
   addRequestRoutes(routes, deps.journal);
+  addInspectorRoutes(routes);
   addOutboxRoutes(routes, app);
   addExportRoutes(routes, app, deps.caches);
 

@@ -1,0 +1,116 @@
+// Building the page's elements and reporting failures. Values reach the page only as text nodes
+// and attribute values (never as HTML), so nothing the API returns can become markup.
+
+/** @typedef {Node | string | number | null | undefined | false} Child */
+
+/**
+ * An element with attributes and children; `on<event>` members become listeners.
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Record<string, string | boolean | ((event: Event) => void)>} [props]
+ * @param {...Child} children
+ * @returns {HTMLElementTagNameMap[K]}
+ */
+export function h(tag, props = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (typeof value === 'function') element.addEventListener(key.slice(2), value);
+    else if (value === true) element.setAttribute(key, '');
+    else if (value !== false) element.setAttribute(key, value);
+  }
+  for (const child of children) {
+    if (child !== null && child !== undefined && child !== false) element.append(typeof child === 'number' ? String(child) : child);
+  }
+  return element;
+}
+
+/**
+ * The element with that id, of that type (the page's markup is fixed, so a miss is a bug).
+ * @template {HTMLElement} T
+ * @param {string} id
+ * @param {new () => T} type
+ * @returns {T}
+ */
+export function byId(id, type) {
+  const element = document.getElementById(id);
+  if (!(element instanceof type)) throw new Error(`the page has no ${type.name} #${id}`);
+  return element;
+}
+
+/**
+ * A table with a header row; each row is a list of cells.
+ * @param {string[]} headings
+ * @param {Child[][]} rows
+ * @param {string} caption
+ */
+export function table(headings, rows, caption) {
+  return h(
+    'table',
+    {},
+    h('caption', {}, caption),
+    h('thead', {}, h('tr', {}, ...headings.map((heading) => h('th', { scope: 'col' }, heading)))),
+    h('tbody', {}, ...rows.map((cells) => h('tr', {}, ...cells.map((cell) => h('td', {}, cell))))),
+  );
+}
+
+/** A value shown whole, as indented JSON. @param {unknown} value */
+export function jsonBlock(value) {
+  return h('pre', { class: 'json' }, JSON.stringify(value, null, 2));
+}
+
+/**
+ * Replaces an element's children, unless what they show has not changed since the last call:
+ * a refresh then leaves the keyboard focus and open <details> where they were.
+ * @param {HTMLElement} element
+ * @param {unknown} data what the children are made from
+ * @param {() => Child[]} render
+ */
+export function renderIfChanged(element, data, render) {
+  const key = JSON.stringify(data);
+  if (element.dataset.shown === key) return;
+  element.dataset.shown = key;
+  element.replaceChildren(...render().filter((child) => child !== null && child !== undefined && child !== false).map((child) => (typeof child === 'number' ? String(child) : child)));
+}
+
+const MAX_ERRORS = 5;
+
+/** Shows a failure at the top of the page until dismissed. @param {unknown} error */
+export function showError(error) {
+  const region = byId('errors', HTMLDivElement);
+  const message = error instanceof Error ? error.message : String(error);
+  const item = h('p', { class: 'error' }, message, ' ');
+  item.append(h('button', { type: 'button', onclick: () => item.remove() }, 'Dismiss'));
+  region.prepend(item);
+  while (region.childElementCount > MAX_ERRORS) region.lastElementChild?.remove();
+}
+
+/**
+ * Runs an action of the page, showing its failure instead of losing it to the console.
+ * @param {() => Promise<unknown>} action
+ * @returns {Promise<void>}
+ */
+export async function attempt(action) {
+  try {
+    await action();
+  } catch (error) {
+    showError(error);
+  }
+}
+
+/**
+ * A form whose submission runs `action` with its fields instead of navigating.
+ * @param {HTMLFormElement} form
+ * @param {(fields: FormData) => Promise<unknown>} action
+ */
+export function onSubmit(form, action) {
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void attempt(() => action(new FormData(form)));
+  });
+}
+
+/** A form field's text, trimmed. @param {FormData} fields @param {string} name */
+export function field(fields, name) {
+  const value = fields.get(name);
+  return typeof value === 'string' ? value.trim() : '';
+}

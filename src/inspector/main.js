@@ -1,0 +1,47 @@
+// The inspector page's entry module (CONTRACT §11): makes each panel, loads them all, and keeps
+// them current. The journal polls the service; when new requests arrive (an app under test did
+// something), the other panels reload, each redrawing only what changed. An action of the page
+// that changes the workspace reloads everything, the journal included.
+
+import { createAccessPanel } from './access.js';
+import { attempt } from './dom.js';
+import { createFaultsPanel } from './faults.js';
+import { createJournalPanel } from './journal.js';
+import { createWeekPanel } from './week.js';
+import { createWorkspacePanel } from './workspace.js';
+
+// New journal entries come in bursts; one reload of the other panels per burst is enough.
+const ACTIVITY_DELAY_MS = 300;
+
+const week = createWeekPanel();
+const access = createAccessPanel(changed);
+const faults = createFaultsPanel();
+const workspace = createWorkspacePanel(changed);
+const journal = createJournalPanel(onActivity);
+const panels = [week, access, faults, workspace];
+
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let pending;
+
+function onActivity() {
+  if (pending !== undefined) return;
+  pending = setTimeout(() => {
+    pending = undefined;
+    void reloadPanels();
+  }, ACTIVITY_DELAY_MS);
+}
+
+// Each panel on its own: one failing (an endpoint missing, a bad address) leaves the others shown.
+async function reloadPanels() {
+  await Promise.all(panels.map((panel) => attempt(panel.refresh)));
+}
+
+async function changed() {
+  week.forget();
+  await Promise.all([reloadPanels(), attempt(journal.refresh)]);
+}
+
+void reloadPanels().then(() => {
+  document.body.dataset.ready = 'true';
+  void journal.start();
+});
