@@ -9,10 +9,11 @@
 import type { AddressInfo } from 'node:net';
 import { App } from './app.ts';
 import { createRenderCache } from './calendar/list-items.ts';
-import { createCalendarSurface } from './calendar/routes.ts';
+import { CALENDAR_ROUTES, createCalendarSurface } from './calendar/routes.ts';
 import { createWindowCache } from './calendar/window-cache.ts';
 import { baseUrlFor, resolveOptions } from './config.ts';
 import type { Options } from './config.ts';
+import { FaultRules } from './faults/rules.ts';
 import { Clock } from './domain/clock.ts';
 import { timerScheduler } from './domain/scheduler.ts';
 import type { Scheduler } from './domain/scheduler.ts';
@@ -75,7 +76,10 @@ export async function start(startOptions: StartOptions = {}): Promise<RunningSer
   const app = new App({ store, clock, log, startupFixture: () => parseFixtureText(fixtureSource.text, fixtureSource.name), host: options.host });
   // The one Notifier of this App (startPush subscribes it to the App's events), for the watch
   // methods and GET /__svc/channels.
-  const notifier = startPush(app, startOptions.scheduler ?? timerScheduler);
+  // The fault rules (CONTRACT §8) every surface and the notifier consult; reset and fixture load delete them.
+  const faults = new FaultRules(CALENDAR_ROUTES.map((route) => route.operation));
+  app.onWorkspaceReplaced(() => faults.clear());
+  const notifier = startPush(app, startOptions.scheduler ?? timerScheduler, {}, faults);
   try {
     // The startup fixture seeds only a new database (or a :memory: session): an existing file keeps its data.
     seedNewWorkspace(app, fixture);
@@ -91,7 +95,7 @@ export async function start(startOptions: StartOptions = {}): Promise<RunningSer
   const caches = { renders: createRenderCache(app), windows: createWindowCache(app) };
   const journal = new Journal(options.journalSize, clock, log);
   app.onWorkspaceReplaced(() => journal.clear());
-  const surfaces = [createManagementSurface(app, { notifier, journal, caches }), createOAuthSurface(app, bearers), createCalendarSurface(app, bearers, caches, notifier)];
+  const surfaces = [createManagementSurface(app, { notifier, journal, faults, caches }), createOAuthSurface(app, bearers, faults), createCalendarSurface(app, bearers, caches, notifier, faults)];
   const { server, stop } = createHttpServer({
     surfaces,
     log,

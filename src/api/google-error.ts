@@ -20,6 +20,7 @@ const STATUS_NAMES: Record<number, string> = {
   429: 'RESOURCE_EXHAUSTED',
   500: 'INTERNAL',
   501: 'UNIMPLEMENTED',
+  503: 'UNAVAILABLE',
 };
 
 export interface GoogleErrorDetail {

@@ -8,6 +8,8 @@
 //      only members of the method's response (fields.ts);
 //      `prettyPrint`, `quotaUser`, `userIp` and `key` never fail, and `key` never stands in for
 //      the bearer token (spec, "Calendar API").
+// Then the fault rules (CONTRACT §8) may answer in the handler's place, so a faulted request
+// changes nothing.
 // Paths and methods missing from the table (events.import, events.move, calendars.insert, acl.*,
 // colors.get, settings.*) answer 501 from the router (CONTRACT §6), before authentication.
 // The watch routes come before the `:calendarId` and `:eventId` routes of the same depth.
@@ -19,6 +21,8 @@ import { Router } from '../http/router.ts';
 import type { Params } from '../http/router.ts';
 import type { Handler, Surface } from '../http/surface.ts';
 import { ExpansionBudgetError } from '../domain/recurrence/expand.ts';
+import { faulted } from '../faults/intercept.ts';
+import type { FaultRules } from '../faults/rules.ts';
 import { RecurrenceError } from '../domain/recurrence/rrule.ts';
 import { authenticate, traceIdentity } from '../oauth/bearer.ts';
 import type { BearerCache } from '../oauth/bearer.ts';
@@ -72,24 +76,26 @@ function checkSystemParameters(query: URLSearchParams, operation: CalendarOperat
   checkFieldsParam(query, operation);
 }
 
-function guarded(app: App, bearers: BearerCache, caches: CalendarCaches, notifier: Notifier, route: CalendarRoute): Handler {
+function guarded(app: App, bearers: BearerCache, caches: CalendarCaches, notifier: Notifier, faults: FaultRules, route: CalendarRoute): Handler {
   return (req: ApiRequest, params: Params) => {
     req.trace.operation = route.operation;
     const auth = authenticate(app, bearers, req);
     traceIdentity(req, auth);
     if (!scopeAllows(auth.scopes, route.operation)) throw googleErrors.insufficientPermissions();
     checkSystemParameters(req.query, route.operation);
-    return route.handler({ app, req, params, auth, caches, notifier });
+    const details = { calendarId: params.calendarId, primaryCalendarId: auth.user.email };
+    return faulted(faults, req, details, () => route.handler({ app, req, params, auth, caches, notifier }));
   };
 }
 
 /**
  * `bearers` is the App's cache of authentications, shared with /userinfo; `caches` its read
- * caches and `notifier` its push notifier, one each per App, made by src/index.ts.
+ * caches, `notifier` its push notifier and `faults` its fault rules, one each per App, made by
+ * src/index.ts.
  */
-export function createCalendarSurface(app: App, bearers: BearerCache, caches: CalendarCaches, notifier: Notifier): Surface {
+export function createCalendarSurface(app: App, bearers: BearerCache, caches: CalendarCaches, notifier: Notifier, faults: FaultRules): Surface {
   const routes = new Router<Handler>();
-  for (const route of CALENDAR_ROUTES) routes.add(route.method, CALENDAR_PREFIX + route.path, guarded(app, bearers, caches, notifier, route));
+  for (const route of CALENDAR_ROUTES) routes.add(route.method, CALENDAR_PREFIX + route.path, guarded(app, bearers, caches, notifier, faults, route));
   return {
     name: 'calendar',
     owns: (path) => path === '/calendar/v3' || path.startsWith(CALENDAR_PREFIX),

@@ -7,6 +7,7 @@ import type { Result } from '../http/result.ts';
 type ManagementCode =
   | 'not_found'
   | 'invalid_fixture'
+  | 'invalid_fault'
   | 'invalid_request'
   | 'forbidden'
   | 'unsupported_media_type'

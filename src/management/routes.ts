@@ -12,11 +12,13 @@ import type { Result } from '../http/result.ts';
 import { Router } from '../http/router.ts';
 import type { Handler, Surface } from '../http/surface.ts';
 import type { CalendarCaches } from '../calendar/context.ts';
+import type { FaultRules } from '../faults/rules.ts';
 import type { Journal } from '../journal/journal.ts';
 import type { Notifier } from '../push/delivery.ts';
 import { listChannelsForManagement } from '../push/service.ts';
 import { ManagementError, renderManagementError } from './errors.ts';
 import { addExportRoutes } from './export.ts';
+import { addFaultRoutes } from './faults.ts';
 import { refusal } from './guard.ts';
 import { addInspectorRoutes } from './ui.ts';
 import { addRequestRoutes } from './requests.ts';
@@ -28,6 +30,8 @@ import type { Fail } from '../validation.ts';
 export interface ManagementDeps {
   /** The App's push notifier, whose delivery logs GET /__svc/channels shows. */
   notifier: Notifier;
+  /** The fault rules /__svc/faults adds, lists and deletes (CONTRACT §8). */
+  faults: FaultRules;
   /** The request journal GET /__svc/requests reads (CONTRACT §9). */
   journal: Journal;
   /** The Calendar API's read caches, which the read-only event views of CONTRACT §10 share. */
@@ -86,6 +90,7 @@ export function createManagementSurface(app: App, deps: ManagementDeps): Surface
   addInspectorRoutes(routes);
   addOutboxRoutes(routes, app);
   addExportRoutes(routes, app, deps.caches);
+  addFaultRoutes(routes, deps.faults);
 
   return {
     name: 'management',

@@ -4,6 +4,7 @@
 
 import type { App } from '../app.ts';
 import { GoogleApiError, renderGoogleError } from '../api/google-error.ts';
+import { FaultRules } from '../faults/rules.ts';
 import { RequestError } from '../http/request.ts';
 import { json } from '../http/result.ts';
 import type { Result } from '../http/result.ts';
@@ -18,8 +19,9 @@ import { revokeToken } from './revoke.ts';
 import { exchangeToken, NO_STORE } from './token.ts';
 import { userinfo } from './userinfo.ts';
 
-export function createOAuthSurface(app: App, bearers: BearerCache): Surface {
-  const ctx: OAuthContext = { app, consents: new PendingConsents(), codes: new AuthorizationCodes(), bearers, purge: { issuedSincePurge: 0 } };
+/** `faults`: the service's fault rules, made by src/index.ts; a surface made without them answers every request as usual. */
+export function createOAuthSurface(app: App, bearers: BearerCache, faults: FaultRules = new FaultRules()): Surface {
+  const ctx: OAuthContext = { app, consents: new PendingConsents(), codes: new AuthorizationCodes(), bearers, purge: { issuedSincePurge: 0 }, faults };
   // States and transitions: reset and fixture load end every pending consent and code; a revoked
   // connection takes its codes with it.
   app.onWorkspaceReplaced(() => {
@@ -30,7 +32,7 @@ export function createOAuthSurface(app: App, bearers: BearerCache): Surface {
 
   // Each route names its operation, as the journal (CONTRACT §9) and fault rules (§8) know it.
   const on =
-    (operation: string, handler: (ctx: OAuthContext, req: Parameters<Handler>[0]) => Result): Handler =>
+    (operation: string, handler: (ctx: OAuthContext, req: Parameters<Handler>[0]) => Result | Promise<Result>): Handler =>
     (req) => {
       req.trace.operation = operation;
       return handler(ctx, req);

@@ -3,6 +3,7 @@
 // carries no form credentials (invalid_client) and, with Basic credentials, no grant_type
 // (unsupported_grant_type), as the spec's "Client authentication" rule 5 asks.
 
+import { faulted } from '../faults/intercept.ts';
 import type { ApiRequest } from '../http/request.ts';
 import { formBody } from '../http/request.ts';
 import { json } from '../http/result.ts';
@@ -19,12 +20,17 @@ import { ACCESS_TOKEN_LIFETIME_SECONDS, issueAccessToken, issueRefreshToken } fr
 /** RFC 6749 §5.1: token responses must not be cached. */
 export const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' } as const;
 
-export function exchangeToken(ctx: OAuthContext, req: ApiRequest): Result {
+export function exchangeToken(ctx: OAuthContext, req: ApiRequest): Result | Promise<Result> {
   const form = formBody(req);
   // Spec "Client authentication" 1: every call authenticates the client, PKCE or not.
   const client = authenticateClient(ctx.app.store, readCredentials(req, form));
   req.trace.clientId = client.id;
   const grantType = single(form, 'grant_type');
+  // CONTRACT §8: fault rules answer before the grant runs, so a faulted exchange issues nothing.
+  return faulted(ctx.faults, req, { grantType }, () => grant(ctx, client, form, grantType));
+}
+
+function grant(ctx: OAuthContext, client: ClientRecord, form: URLSearchParams, grantType: string | undefined): Result {
   if (grantType === 'authorization_code') return authorizationCodeGrant(ctx, client, form);
   if (grantType === 'refresh_token') return refreshTokenGrant(ctx, client, form);
   throw new OAuthError('unsupported_grant_type', `grant_type must be authorization_code or refresh_token.`);

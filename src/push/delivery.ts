@@ -21,14 +21,18 @@
 // - Every attempt is logged per channel in memory, for GET /__svc/channels: the newest
 //   `logLimit` entries. Logs of channels that are stopped or expired on the service clock are
 //   purged at least once a minute of that clock (and before every listing), so they never pile up.
+// - Fault rules on push.delivery (CONTRACT §8) act on every attempt (src/push/delivery-faults.ts):
+//   a dropped message, a recorded status that runs the retries below, a duplicate.
 // - Message numbers are persisted in the channel record as they are assigned, so numbering goes
 //   on after a restart on a database file. Queued messages themselves are not persisted: delivery
 //   is best effort, as Google's is.
 
 import type { App } from '../app.ts';
 import type { Cancel, Scheduler } from '../domain/scheduler.ts';
+import { FaultRules } from '../faults/rules.ts';
 import type { ChannelRecord } from '../store/store.ts';
 import { isLive } from './channels.ts';
+import { postWithFaults } from './delivery-faults.ts';
 import { WebhookClient } from './webhook-request.ts';
 import type { Message, ResourceState, WebhookAnswer } from './webhook-request.ts';
 
@@ -77,9 +81,11 @@ export interface DeliveryAttempt {
   at: string;
   /** 1 for the first attempt; 0 for a message dropped before any. */
   attempt: number;
-  /** delivered: a success status; retrying: another attempt follows; failed: given up; dropped: the channel's queue was full. */
+  /** delivered: a success status; retrying: another attempt follows; failed: given up; dropped: the channel's queue was full, or a fault rule dropped it. */
   outcome: 'delivered' | 'retrying' | 'failed' | 'dropped';
   error?: string;
+  /** The fault rule that acted on the attempt (CONTRACT §8). */
+  fault?: string;
 }
 
 interface ChannelQueue {
@@ -109,6 +115,7 @@ export class Notifier {
   readonly #options: DeliveryOptions;
   readonly #scheduler: Scheduler;
   readonly #client: WebhookClient;
+  readonly #faults: FaultRules;
   readonly #queues = new Map<string, ChannelQueue>();
   /** Channels with a message ready to send, in the order they will get a slot. */
   readonly #ready = new Set<ChannelQueue>();
@@ -116,8 +123,10 @@ export class Notifier {
   #pumpScheduled = false;
   #lastPurge: number;
 
-  constructor(app: App, scheduler: Scheduler, options: DeliveryOptions) {
+  /** `faults`: the service's fault rules, of which those on push.delivery act on each attempt. */
+  constructor(app: App, scheduler: Scheduler, options: DeliveryOptions, faults: FaultRules = new FaultRules()) {
     this.#app = app;
+    this.#faults = faults;
     this.#options = options;
     this.#scheduler = scheduler;
     this.#client = new WebhookClient(options.timeoutMs, app, scheduler);
@@ -240,7 +249,7 @@ export class Notifier {
     this.#inFlight++;
     let answer: WebhookAnswer;
     try {
-      answer = await this.#client.post(channel, message, queue.abort.signal);
+      answer = await postWithFaults(this.#faults, this.#app, this.#client, channel, message, queue.abort.signal);
     } catch (error) {
       this.#app.log.error(`push delivery to channel ${queue.channelId} failed`, error);
       answer = { status: null, error: 'internal error', final: true };
@@ -252,7 +261,7 @@ export class Notifier {
     if (queue.closed) return;
     const delivered = answer.status !== null && SUCCESS.has(answer.status);
     const retry = !delivered && !answer.final && (answer.status === null || RETRIED.has(answer.status)) && queue.attempts < this.#options.maxAttempts;
-    this.#record(queue, message, answer, queue.attempts, delivered ? 'delivered' : retry ? 'retrying' : 'failed');
+    this.#record(queue, message, answer, queue.attempts, answer.dropped ? 'dropped' : delivered ? 'delivered' : retry ? 'retrying' : 'failed');
     if (retry) {
       queue.state = 'backoff';
       queue.cancelBackoff = this.#scheduler.after(this.#options.retryBaseMs * 2 ** (queue.attempts - 1), () => {
@@ -276,6 +285,7 @@ export class Notifier {
       attempt,
       outcome,
       ...(answer.error === undefined ? {} : { error: answer.error }),
+      ...(answer.fault === undefined ? {} : { fault: answer.fault }),
     });
     if (queue.log.length > this.#options.logLimit) queue.log.splice(0, queue.log.length - this.#options.logLimit);
   }

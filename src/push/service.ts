@@ -10,14 +10,18 @@
 
 import type { App } from '../app.ts';
 import type { Scheduler } from '../domain/scheduler.ts';
+import type { FaultRules } from '../faults/rules.ts';
 import type { ChannelResource } from '../store/store.ts';
 import { isLive } from './channels.ts';
 import { DEFAULT_DELIVERY_OPTIONS, Notifier } from './delivery.ts';
 import type { DeliveryAttempt, DeliveryOptions } from './delivery.ts';
 
-/** `scheduler` runs the retry waits and attempt timeouts: real timers, or a test's. */
-export function startPush(app: App, scheduler: Scheduler, options: Partial<DeliveryOptions> = {}): Notifier {
-  const notifier = new Notifier(app, scheduler, { ...DEFAULT_DELIVERY_OPTIONS, ...options });
+/**
+ * `scheduler` runs the retry waits and attempt timeouts: real timers, or a test's. `faults`: the
+ * service's fault rules (CONTRACT §8), when the caller has them.
+ */
+export function startPush(app: App, scheduler: Scheduler, options: Partial<DeliveryOptions> = {}, faults?: FaultRules): Notifier {
+  const notifier = new Notifier(app, scheduler, { ...DEFAULT_DELIVERY_OPTIONS, ...options }, faults);
   app.onCollectionChanged((resource) => notifyWatchers(app, notifier, resource));
   app.onConnectionRevoked((connectionId) => notifier.forgetConnection(connectionId));
   app.onWorkspaceReplaced(() => notifier.forgetAll());

@@ -34,6 +34,10 @@ export interface WebhookAnswer {
   error?: string;
   /** No retry could change the outcome: the address reaches the service itself, so nothing was sent. */
   final?: true;
+  /** A fault rule dropped the message (src/push/delivery-faults.ts): counted as sent, never sent. */
+  dropped?: true;
+  /** The id of the fault rule that acted on the attempt. */
+  fault?: string;
 }
 
 const USER_AGENT = 'APIs-Google';

@@ -1,0 +1,32 @@
+// The fault rules' management routes (CONTRACT §8): POST /__svc/faults adds a rule, GET lists
+// them with live counts, DELETE removes one or all. The rules themselves, their checks and their
+// matching are src/faults/'s; this file turns a refused rule into 400 invalid_fault.
+
+import { FaultRuleError } from '../faults/rule.ts';
+import type { FaultRules } from '../faults/rules.ts';
+import { jsonBody } from '../http/request.ts';
+import { empty, json } from '../http/result.ts';
+import type { Router } from '../http/router.ts';
+import type { Handler } from '../http/surface.ts';
+import { ManagementError } from './errors.ts';
+
+export function addFaultRoutes(routes: Router<Handler>, faults: FaultRules): Router<Handler> {
+  return routes
+    .add('POST', '/__svc/faults', (req) => {
+      try {
+        return json(201, faults.add(jsonBody(req)));
+      } catch (error) {
+        if (error instanceof FaultRuleError) throw new ManagementError(400, 'invalid_fault', error.message);
+        throw error;
+      }
+    })
+    .add('GET', '/__svc/faults', () => json(200, { faults: faults.list() }))
+    .add('DELETE', '/__svc/faults', () => {
+      faults.clear();
+      return empty(204);
+    })
+    .add('DELETE', '/__svc/faults/:id', (_req, params) => {
+      if (!faults.delete(params.id as string)) throw new ManagementError(404, 'not_found', `No fault rule with id ${JSON.stringify(params.id)}.`);
+      return empty(204);
+    });
+}
