@@ -207,6 +207,7 @@ export function inviteeModify(run: InvitationRun, target: EventTarget, input: un
     if (shared) Object.assign(patch, sharedPatch(orgBefore, intended.data));
     orgRecord = writeEvent(orgCtx, organizer.target, patch, 'patch');
     ctx.store.putEvent(orgRecord);
+    run.changed.add(organizer.calendar.id);
   } else {
     orgRecord = targetRecord(organizer.target);
   }
@@ -253,6 +254,7 @@ export function inviteeDelete(run: InvitationRun, target: EventTarget, id: strin
     }
     const orgRecord = writeEvent(orgCtx, organizer.target, { attendees: declined(orgBefore) }, 'patch');
     ctx.store.putEvent(orgRecord);
+    run.changed.add(organizer.calendar.id);
     addAll(run.changed, syncCopies(copyContext(run), orgRecord, organizer.target.kind === 'record' ? orgBefore : undefined));
     if (entryOf(orgBefore, me)?.responseStatus !== 'declined') mailReply(mailing(run, ctx.owner, organizer.calendar.id, orgRecord), orgRecord.data);
   }
