@@ -100,7 +100,7 @@ class Run {
     if (live.length === 0) return undefined;
     const item = this.rng.pick(live);
     if (item.recurrence === undefined || this.rng.chance(0.5)) return { item, id: item.id };
-    const instances = (await this.call(who, 'GET', this.w.events(who, `/${item.id}/instances`))).items;
+    const instances: Item[] = (await this.call(who, 'GET', this.w.events(who, `/${item.id}/instances`))).items;
     return instances.length === 0 ? { item, id: item.id } : { item, id: this.rng.pick(instances).id };
   }
 
@@ -143,7 +143,7 @@ class Run {
       return `${organizer} changes the guests of ${event.id}`;
     }
     if ((roll === 5 || roll === 6) && event?.recurrence !== undefined) {
-      const instances = (await this.call(organizer, 'GET', this.w.events(organizer, `/${event.id}/instances`))).items;
+      const instances: Item[] = (await this.call(organizer, 'GET', this.w.events(organizer, `/${event.id}/instances`))).items;
       if (instances.length > 0) {
         const instance = this.rng.pick(instances);
         if (this.rng.chance(0.3)) {
