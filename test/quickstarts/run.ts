@@ -1,0 +1,123 @@
+// Runs every quickstart of README "Quickstarts" against a started service, as .ci/run does:
+// each program prints its authorization URL, this runner plays the browser on the consent page
+// (consent.ts), and the program's output must show the token, the refresh through the service's
+// token endpoint, the day's events and the free/busy answer. A client whose libraries are not
+// installed is skipped with the reason printed; any other failure exits 1.
+//
+//   node --experimental-strip-types test/quickstarts/run.ts [node|python|go|java|ruby ...]
+
+import { spawn } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+import { start } from '../../src/index.ts';
+import { approveInBrowser } from './consent.ts';
+import { QUICKSTARTS } from './languages.ts';
+import type { Quickstart } from './languages.ts';
+
+const FIXTURE = new URL('../../fixtures/quickstarts.json', import.meta.url).pathname;
+const TEST_USER = 'user-aiko';
+
+/** What every program prints for the quickstart fixture, line for line. */
+const EXPECTED_OUTPUT = [
+  'token: scope https://www.googleapis.com/auth/calendar.readonly, refresh token received',
+  'refresh: new access token',
+  'event: 2026-10-19T10:00:00+09:00 Design review',
+  'event: 2026-10-19T14:00:00+09:00 Focus time (shows as free)',
+  'busy: 2026-10-19T10:00:00+09:00 to 2026-10-19T11:00:00+09:00',
+];
+
+const AUTHORIZATION_URL = /https?:\/\/\S+\/oauth\/authorize\?\S+/;
+/** Compiling the Go and Java programs on a fresh machine takes most of this. */
+const PROGRAM_TIMEOUT_MS = 240_000;
+
+interface Outcome {
+  failure?: string;
+  stdout: string;
+  stderr: string;
+}
+
+async function runQuickstart(quickstart: Quickstart, baseUrl: string): Promise<Outcome> {
+  const { argv, cwd, env } = quickstart.command();
+  const [command, ...args] = argv;
+  const child = spawn(command, args, { cwd, env: { ...process.env, ...env, CALENDAR_URL: baseUrl }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  let failure: string | undefined;
+  const fail = (reason: string): void => {
+    failure ??= reason;
+    child.kill('SIGKILL');
+  };
+  let consent: Promise<void> | undefined;
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+    const url = AUTHORIZATION_URL.exec(stdout)?.[0];
+    if (url !== undefined && consent === undefined) {
+      consent = approveInBrowser(url, TEST_USER).catch((error: unknown) => fail(`consent: ${(error as Error).message}`));
+    }
+  });
+  const timer = setTimeout(() => fail(`no exit within ${PROGRAM_TIMEOUT_MS / 1000} s`), PROGRAM_TIMEOUT_MS);
+  const exit = await new Promise<{ code: number | null; error?: Error }>((resolve) => {
+    child.on('error', (error) => resolve({ code: null, error }));
+    child.on('close', (code) => resolve({ code }));
+  });
+  clearTimeout(timer);
+  await consent;
+  if (failure === undefined) failure = checkOutput(stdout, exit.code, exit.error, consent !== undefined);
+  return failure === undefined ? { stdout, stderr } : { failure, stdout, stderr };
+}
+
+function checkOutput(stdout: string, code: number | null, error: Error | undefined, consented: boolean): string | undefined {
+  if (error) return `could not start: ${error.message}`;
+  if (!consented) return 'printed no authorization URL';
+  if (code !== 0) return `exit code ${code}`;
+  const lines = stdout.split('\n').filter((line) => !AUTHORIZATION_URL.test(line) && line.trim() !== '');
+  const missing = EXPECTED_OUTPUT.filter((line) => !lines.includes(line));
+  if (missing.length > 0) return `output lacks ${missing.map((line) => JSON.stringify(line)).join(', ')}`;
+  const extra = lines.filter((line) => !EXPECTED_OUTPUT.includes(line));
+  if (extra.length > 0) return `unexpected output ${extra.map((line) => JSON.stringify(line)).join(', ')}`;
+  return undefined;
+}
+
+function indent(text: string): string {
+  return text.trim().split('\n').slice(-40).map((line) => `    ${line}`).join('\n');
+}
+
+async function main(languages: string[]): Promise<number> {
+  const unknown = languages.filter((language) => !QUICKSTARTS.some((q) => q.language === language));
+  if (unknown.length > 0) {
+    console.error(`unknown language ${unknown.join(', ')}; known: ${QUICKSTARTS.map((q) => q.language).join(', ')}`);
+    return 2;
+  }
+  const selected = QUICKSTARTS.filter((q) => languages.length === 0 || languages.includes(q.language));
+  const service = await start({ port: 0, fixture: FIXTURE, log: false });
+  let passed = 0;
+  let failed = 0;
+  let skipped = 0;
+  try {
+    for (const quickstart of selected) {
+      const reason = quickstart.unavailable();
+      if (reason !== undefined) {
+        console.log(`skip ${quickstart.language}: ${reason}`);
+        skipped++;
+        continue;
+      }
+      const began = performance.now();
+      const outcome = await runQuickstart(quickstart, service.url);
+      const seconds = ((performance.now() - began) / 1000).toFixed(1);
+      if (outcome.failure === undefined) {
+        console.log(`ok   ${quickstart.language} (${seconds} s)`);
+        passed++;
+        continue;
+      }
+      failed++;
+      console.log(`FAIL ${quickstart.language} (${seconds} s): ${outcome.failure}`);
+      console.log(`  stdout:\n${indent(outcome.stdout)}\n  stderr:\n${indent(outcome.stderr)}`);
+    }
+  } finally {
+    await service.close();
+  }
+  console.log(`quickstarts: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+  return failed === 0 ? 0 : 1;
+}
+
+process.exitCode = await main(process.argv.slice(2));
