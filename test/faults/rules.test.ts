@@ -241,6 +241,26 @@ describe('fault rules', () => {
     });
   });
 
+  describe('the request journal', () => {
+    it("names the rule that answered or delayed a request in the entry's fault", async () => {
+      const failing = await addFault(service.url, LIST);
+      const slowing = await addFault(service.url, { match: { method: 'calendar.events.get' }, delayMs: 1 });
+      await call(`${service.url}/__svc/requests`, { method: 'DELETE' });
+      assert.equal((await list()).status, 500);
+      assert.equal((await list()).status, 200);
+      assert.equal((await api(service.url, aiko, 'calendars/primary/events/unknown1')).status, 404);
+      const entries = (await call(`${service.url}/__svc/requests`)).json.requests;
+      assert.deepEqual(
+        entries.map((e: { operation: string; status: number; error: string | null; fault: string | null }) => [e.operation, e.status, e.error, e.fault]),
+        [
+          ['calendar.events.list', 500, 'backendError', failing.id],
+          ['calendar.events.list', 200, null, null],
+          ['calendar.events.get', 404, 'notFound', slowing.id],
+        ],
+      );
+    });
+  });
+
   describe('what faults never touch', () => {
     it('the management API, the consent page and form, and §6 answers', async () => {
       await addFault(service.url, { match: { method: '*' }, error: 'backendError', times: 0 });
