@@ -52,8 +52,9 @@ async function startListening(args: string[]): Promise<Running> {
   };
 }
 
-export function startService(options: { db: string; fixture: string }): Promise<Running> {
-  return startListening([MAIN, '--port', '0', '--db', options.db, '--fixture', options.fixture]);
+/** The service on `db` seeded from `fixture`; `args` are further command-line options (`--journal-size 0`). */
+export function startService(options: { db: string; fixture: string; args?: string[] }): Promise<Running> {
+  return startListening([MAIN, '--port', '0', '--db', options.db, '--fixture', options.fixture, ...(options.args ?? [])]);
 }
 
 export function startBare(): Promise<Running> {

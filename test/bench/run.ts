@@ -88,17 +88,31 @@ interface Measured {
   bodyBytes: number;
 }
 
-async function compare(service: Running, bare: Running, specs: RequestSpec[]): Promise<Measured> {
+/** Another service as a row's baseline, sent its own requests (the same call with its own token). */
+interface ServiceBaseline {
+  service: Running;
+  specs: RequestSpec[];
+}
+
+/**
+ * `service` against the bare server answering the same body size, or against another service,
+ * for a row that measures what one difference between two services costs.
+ */
+async function compare(service: Running, baseline: Running | ServiceBaseline, specs: RequestSpec[]): Promise<Measured> {
   const serviceRequests = specs.map((spec) => encodeRequest(service.port, spec));
   const runs: LoadResult[] = [];
   const bareRuns: LoadResult[] = [];
   for (let round = 0; round < config.rounds; round++) {
     const run = await runLoad(service.port, serviceRequests, config);
     runs.push(run);
+    if ('specs' in baseline) {
+      bareRuns.push(await runLoad(baseline.service.port, baseline.specs.map((spec) => encodeRequest(baseline.service.port, spec)), config));
+      continue;
+    }
     // The same request bytes (method, headers, body) to the bare server, answering the same body size.
     const size = Math.round(run.meanBodyBytes);
-    const bareRequests = specs.map((spec) => encodeRequest(bare.port, { ...spec, path: `/${size}` }));
-    bareRuns.push(await runLoad(bare.port, bareRequests, config));
+    const bareRequests = specs.map((spec) => encodeRequest(baseline.port, { ...spec, path: `/${size}` }));
+    bareRuns.push(await runLoad(baseline.port, bareRequests, config));
   }
   const rps = median(runs.map((r) => r.rps));
   const bareRps = median(bareRuns.map((r) => r.rps));
@@ -112,19 +126,20 @@ async function compare(service: Running, bare: Running, specs: RequestSpec[]): P
   };
 }
 
-function addLoadRow(name: string, backend: string, m: Measured, target?: { text: string; met: boolean }): void {
+/** `baseline` names what the ratio compares with when it is not the bare server. */
+function addLoadRow(name: string, backend: string, m: Measured, target?: { text: string; met: boolean }, baseline?: string): void {
   const row: Row = {
     name: `${name} (${fmt(m.bodyBytes)} B)`,
     backend,
     result: `${fmt(m.rps)} req/s`,
     p50: m.p50,
     p99: m.p99,
-    bare: `${fmt(m.bareRps)} req/s`,
+    bare: `${baseline === undefined ? '' : `${baseline}: `}${fmt(m.bareRps)} req/s`,
     ratio: m.ratio,
   };
   if (target) row.target = target;
   rows.push(row);
-  process.stderr.write(`  ${row.name} [${backend}]: ${row.result}, bare ${row.bare}, ratio ${m.ratio.toFixed(2)}\n`);
+  process.stderr.write(`  ${row.name} [${backend}]: ${row.result}, ${baseline === undefined ? 'bare ' : ''}${row.bare}, ratio ${m.ratio.toFixed(2)}\n`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -362,6 +377,42 @@ async function mainRows(bare: Running, backend: 'memory' | 'sqlite', fixtures: {
 }
 
 /**
+ * What the request journal (on by default, CONTRACT §9) and 100 fault rules that match nothing
+ * (§8) cost events.get (issue 17 point 5). Each row compares two services started alike but for
+ * that one difference, in alternating rounds like every row: the journal on against
+ * `--journal-size 0`, and 100 rules against none (both with the journal on). The ratio is the
+ * first's throughput over the second's, so a cost of at most 5 % is a ratio of at least 0.95.
+ * The rules name events.get, as the request does, and a calendar it does not read, so each one
+ * is examined and none acts.
+ */
+async function overheadRows(backend: 'memory' | 'sqlite', fixture: string): Promise<void> {
+  process.stderr.write(`${backend}: journal and fault-rule overhead\n`);
+  const started = [
+    await startService({ db: dbFor(backend), fixture }),
+    await startService({ db: dbFor(backend), fixture, args: ['--journal-size', '0'] }),
+    await startService({ db: dbFor(backend), fixture }),
+  ];
+  try {
+    const [journalOn, journalOff, withRules] = started as [Running, Running, Running];
+    for (let i = 0; i < 100; i++) {
+      const rule = { match: { method: 'calendar.events.get', calendarId: `elsewhere-${i}@example.com` }, error: 'backendError', times: 0 };
+      const res = await fetch(`${withRules.url}/__svc/faults`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(rule) });
+      if (res.status !== 201) throw new Error(`POST /__svc/faults answered ${res.status}: ${await res.text()}`);
+    }
+    const get = async (service: Running): Promise<RequestSpec[]> => [
+      { method: 'GET', path: `${calendarPath('primary')}/${GET_EVENT_ID}`, headers: bearer((await tokensFor(service)).access) },
+    ];
+    const on = await get(journalOn);
+    const journal = await compare(journalOn, { service: journalOff, specs: await get(journalOff) }, on);
+    addLoadRow('events.get, request journal on (the default) over --journal-size 0', backend, journal, atLeast(journal.ratio, 0.95), 'journal off');
+    const rules = await compare(withRules, { service: journalOn, specs: on }, await get(withRules));
+    addLoadRow('events.get, 100 fault rules that do not match over none', backend, rules, atLeast(rules.ratio, 0.95), 'no rules');
+  } finally {
+    for (const service of started) await service.stop();
+  }
+}
+
+/**
  * Cost is measured against the bare server, like every other target: a request's time over the
  * bare server's for the same body, in the same rounds. The rows at 1k and 100k events run
  * minutes apart, and a shared VM's speed drifts more than that between them.
@@ -428,11 +479,14 @@ try {
   const fixtures = {
     full: writeFixture(join(work, 'main.json'), mainWorkspace(config.calendars, config.perCalendar)),
     empty: writeFixture(join(work, 'empty.json'), mainWorkspace(config.calendars, config.perCalendar, true)),
+    // The events.get event with the series and week calendars, no load calendars: three services at once.
+    small: writeFixture(join(work, 'small.json'), mainWorkspace(0, 0)),
   };
   const growth = new Map(config.growth.map((n) => [n, writeFixture(join(work, `growth-${n}.json`), growthWorkspace(n))]));
   await coldStart();
   bare = await startBare();
   for (const backend of backends) await mainRows(bare, backend, fixtures);
+  for (const backend of backends) await overheadRows(backend, fixtures.small);
   for (const backend of backends) await growthRows(bare, backend, growth);
   printTable();
   process.stderr.write(`bench finished in ${fmt((performance.now() - began) / 1000, 1)} s\n`);
