@@ -1,7 +1,8 @@
 // The e-mails Google would send about an event write, recorded in the outbox instead
 // (CONTRACT §13, GET /__svc/outbox): the `sendUpdates` parameter (`all`, `externalOnly`,
-// `none`, default `none`; the deprecated `sendNotifications=true` means `all`, and `sendUpdates`
-// wins when both are given, as Google documents it), who gets which kind, one message per
+// `none`, default `none`; the deprecated `sendNotifications=true` means `all`; when both are
+// given `sendUpdates` wins, being the documented replacement: Google's reference says only
+// "Deprecated. Please use sendUpdates instead"), who gets which kind, one message per
 // recipient, recorded in the write's own transaction so a refused write leaves none.
 //
 // Choices where §13 is silent (Google sends these mails but documents no finer rule):
