@@ -14,6 +14,8 @@ export interface Command {
   argv: [string, ...string[]];
   cwd: string;
   env: Record<string, string>;
+  /** How this run differs from the README's setup, printed beside the result. */
+  note?: string;
 }
 
 export interface Quickstart {
@@ -41,15 +43,24 @@ const JAVA_JARS = [
   'grpc-context',
 ].map((name) => `/usr/share/java/${name}.jar`);
 
-/** Debian 12's python3-googleapi is 1.7.12: its build() has no client_options and fetches the
- *  discovery document from the internet, so the quickstart (which needs 2.x) cannot run on it. */
-const PYTHON_CHECK = `
-import inspect, sys
-import google_auth_oauthlib.flow
-import googleapiclient, googleapiclient.discovery
+const PYTHON_IMPORTS = 'import google_auth_oauthlib.flow, googleapiclient.discovery';
+/** Exits 3 with the version when google-api-python-client predates 2.0's build(client_options=...). */
+const PYTHON_BUILD_CHECK = `
+import inspect, sys, googleapiclient, googleapiclient.discovery
 if 'client_options' not in inspect.signature(googleapiclient.discovery.build).parameters:
-    sys.exit(f'google-api-python-client {googleapiclient.__version__} predates 2.0 (no client_options, no bundled discovery documents)')
+    print(googleapiclient.__version__)
+    sys.exit(3)
 `;
+
+/** The hosted API's discovery document, in the shared/ folder beside the repository's clone. */
+const CALENDAR_DISCOVERY_DOCUMENT = new URL('../../../shared/calendar-v3/calendar-v3-discovery.json', import.meta.url).pathname;
+
+/** Debian 12's python3-googleapi is 1.7.12: its build() has no client_options and downloads the
+ *  discovery document. There, python/debian-compat/ gives it 2.x's build() from that document. */
+function pythonClientVersion(): { old: string } | 'current' {
+  const result = spawnSync('/usr/bin/python3', ['-c', PYTHON_BUILD_CHECK], { encoding: 'utf8', timeout: 30_000 });
+  return result.status === 3 ? { old: result.stdout.trim() } : 'current';
+}
 
 /** Debian's Go packages live in a GOPATH tree; the module proxy is not needed. */
 const GOPATH = '/usr/share/gocode';
@@ -73,14 +84,28 @@ export const QUICKSTARTS: readonly Quickstart[] = [
   {
     language: 'python',
     file: 'python/quickstart.py',
-    unavailable: () => probe(['/usr/bin/python3', '-c', PYTHON_CHECK]),
+    unavailable: () => {
+      const missing = probe(['/usr/bin/python3', '-c', PYTHON_IMPORTS]);
+      if (missing !== undefined) return missing;
+      const client = pythonClientVersion();
+      if (client === 'current' || existsSync(CALENDAR_DISCOVERY_DOCUMENT)) return undefined;
+      return `google-api-python-client ${client.old} predates 2.0 (no client_options, no bundled discovery documents) and ${CALENDAR_DISCOVERY_DOCUMENT} is missing`;
+    },
     // BROWSER=true: webbrowser.open runs `true <url>` instead of looking for a desktop browser;
     // the runner plays the browser from the printed URL.
-    command: () => ({
-      argv: ['/usr/bin/python3', 'quickstart.py'],
-      cwd: join(QUICKSTARTS_DIR, 'python'),
-      env: { PYTHONUNBUFFERED: '1', BROWSER: 'true' },
-    }),
+    command: () => {
+      const argv: Command['argv'] = ['/usr/bin/python3', 'quickstart.py'];
+      const cwd = join(QUICKSTARTS_DIR, 'python');
+      const env = { PYTHONUNBUFFERED: '1', BROWSER: 'true' };
+      const client = pythonClientVersion();
+      if (client === 'current') return { argv, cwd, env };
+      return {
+        argv,
+        cwd,
+        env: { ...env, PYTHONPATH: join(cwd, 'debian-compat'), CALENDAR_DISCOVERY_DOCUMENT },
+        note: `google-api-python-client ${client.old} given 2.x's build() by python/debian-compat/`,
+      };
+    },
   },
   {
     language: 'go',

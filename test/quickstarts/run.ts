@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { start } from '../../src/index.ts';
 import { approveInBrowser } from './consent.ts';
 import { QUICKSTARTS } from './languages.ts';
-import type { Quickstart } from './languages.ts';
+import type { Command } from './languages.ts';
 
 const FIXTURE = new URL('../../fixtures/quickstarts.json', import.meta.url).pathname;
 const TEST_USER = 'user-aiko';
@@ -35,10 +35,10 @@ interface Outcome {
   stderr: string;
 }
 
-async function runQuickstart(quickstart: Quickstart, baseUrl: string): Promise<Outcome> {
-  const { argv, cwd, env } = quickstart.command();
-  const [command, ...args] = argv;
-  const child = spawn(command, args, { cwd, env: { ...process.env, ...env, CALENDAR_URL: baseUrl }, stdio: ['ignore', 'pipe', 'pipe'] });
+async function runQuickstart(command: Command, baseUrl: string): Promise<Outcome> {
+  const { argv, cwd, env } = command;
+  const [program, ...args] = argv;
+  const child = spawn(program, args, { cwd, env: { ...process.env, ...env, CALENDAR_URL: baseUrl }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   let failure: string | undefined;
@@ -101,16 +101,17 @@ async function main(languages: string[]): Promise<number> {
         skipped++;
         continue;
       }
+      const command = quickstart.command();
       const began = performance.now();
-      const outcome = await runQuickstart(quickstart, service.url);
-      const seconds = ((performance.now() - began) / 1000).toFixed(1);
+      const outcome = await runQuickstart(command, service.url);
+      const detail = `${((performance.now() - began) / 1000).toFixed(1)} s${command.note === undefined ? '' : `; ${command.note}`}`;
       if (outcome.failure === undefined) {
-        console.log(`ok   ${quickstart.language} (${seconds} s)`);
+        console.log(`ok   ${quickstart.language} (${detail})`);
         passed++;
         continue;
       }
       failed++;
-      console.log(`FAIL ${quickstart.language} (${seconds} s): ${outcome.failure}`);
+      console.log(`FAIL ${quickstart.language} (${detail}): ${outcome.failure}`);
       console.log(`  stdout:\n${indent(outcome.stdout)}\n  stderr:\n${indent(outcome.stderr)}`);
     }
   } finally {
