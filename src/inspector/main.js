@@ -1,6 +1,7 @@
 // The inspector page's entry module (CONTRACT §11): makes each panel, loads them all, and keeps
 // them current. The journal polls the service; when new requests arrive (an app under test did
-// something), the other panels reload, each redrawing only what changed. An action of the page
+// something), and every few seconds besides, the other panels reload, each redrawing only what
+// changed. An action of the page
 // that changes the workspace reloads everything, the journal included.
 
 import { createAccessPanel } from './access.js';
@@ -12,6 +13,8 @@ import { createWorkspacePanel } from './workspace.js';
 
 // New journal entries come in bursts; one reload of the other panels per burst is enough.
 const ACTIVITY_DELAY_MS = 300;
+// What changes with no request to show for it (webhook deliveries, the clock) is reloaded this often.
+const RELOAD_MS = 5000;
 
 const week = createWeekPanel();
 const access = createAccessPanel(changed);
@@ -44,4 +47,5 @@ async function changed() {
 void reloadPanels().then(() => {
   document.body.dataset.ready = 'true';
   void journal.start();
+  setInterval(onActivity, RELOAD_MS);
 });

@@ -6,8 +6,11 @@
 // and assets behind it.
 
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { BROWSER_SKIP, launchChromium } from '../_helpers/cdp.ts';
 import type { Browser } from '../_helpers/cdp.ts';
@@ -15,6 +18,7 @@ import { api, tokenFor } from '../_helpers/calendar.ts';
 import { eventually, openPage } from '../_helpers/page.ts';
 import type { Page } from '../_helpers/page.ts';
 import { call } from '../_helpers/service.ts';
+import { startWebhook } from '../_helpers/webhook.ts';
 import { start } from '../../src/index.ts';
 
 const AIKO_WEEK = '/__svc/ui?user=user-aiko&date=2026-10-19';
@@ -33,11 +37,11 @@ describe('the inspector page in Chromium (CONTRACT §11)', { skip: BROWSER_SKIP,
   }
 
   /** A service with the default fixture, and the inspector open at `path` with its panels loaded. */
-  async function setup(t: { after(fn: () => unknown): void }, path = AIKO_WEEK): Promise<{ url: string; page: Page }> {
+  async function setup(t: { after(fn: () => unknown): void }, path = AIKO_WEEK): Promise<{ url: string; browser: Browser; page: Page }> {
     const { url, browser } = await launch(t);
     const page = await openPage(browser, `${url}${path}`);
     await page.waitUntil(`document.body.dataset.ready === 'true'`, 'its panels loaded');
-    return { url, page };
+    return { url, browser, page };
   }
 
   /** The text of the event with that id in the day column of that date, or null when not there. */
@@ -81,6 +85,29 @@ describe('the inspector page in Chromium (CONTRACT §11)', { skip: BROWSER_SKIP,
     assert.match((await eventText(page, '2026-10-26', 'planning0930_20261026T093000Z')) ?? '', /^09:30–10:00 Weekly planning.*recurring/);
     const friday = await page.evaluate<string[]>(`[...document.querySelectorAll('[data-date="2026-10-30"] .event')].map((e) => e.className)`);
     assert.match(friday[0] ?? '', /all-day/);
+    assert.deepEqual(page.problems, []);
+  });
+
+  it('works with the keyboard alone and in a narrow window', async (t) => {
+    const { url, browser } = await launch(t);
+    const page = await openPage(browser, `${url}${AIKO_WEEK}`);
+    await browser.cdp.send('Emulation.setDeviceMetricsOverride', { width: 360, height: 740, deviceScaleFactor: 1, mobile: false }, page.session);
+    await page.waitUntil(`document.querySelector('[data-event-id="designrev1019"]')`, 'the design review');
+    assert.ok(await page.evaluate(`document.documentElement.scrollWidth <= innerWidth`), 'nothing wider than a 360 px window');
+    const key = async (key: string, code: string, keyCode: number) => {
+      for (const type of ['rawKeyDown', 'keyUp']) await browser.cdp.send('Input.dispatchKeyEvent', { type, key, code, windowsVirtualKeyCode: keyCode }, page.session);
+    };
+    // Tab from the top of the page to the Next week button, then press Enter on it.
+    await page.evaluate(`document.activeElement.blur()`);
+    let focused = '';
+    for (let presses = 0; presses < 40 && focused !== 'Next week'; presses++) {
+      await key('Tab', 'Tab', 9);
+      focused = await page.evaluate<string>(`document.activeElement.textContent.trim()`);
+    }
+    assert.equal(focused, 'Next week', 'reachable with Tab');
+    await browser.cdp.send('Input.dispatchKeyEvent', { type: 'keyDown', key: 'Enter', code: 'Enter', windowsVirtualKeyCode: 13, text: '\r' }, page.session);
+    await browser.cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', key: 'Enter', code: 'Enter', windowsVirtualKeyCode: 13 }, page.session);
+    await page.waitUntil(`document.querySelector('.day')?.dataset.date === '2026-10-26'`, 'the next week, by keyboard');
     assert.deepEqual(page.problems, []);
   });
 
@@ -144,8 +171,21 @@ describe('the inspector page in Chromium (CONTRACT §11)', { skip: BROWSER_SKIP,
     assert.equal(answer.json.error.errors[0].reason, 'authError');
   });
 
-  it('moves the clock, loads a pasted fixture, and Reset brings back the startup workspace', async (t) => {
+  it('shows a push channel with its delivery log', async (t) => {
+    const hook = await startWebhook(t);
     const { url, page } = await setup(t);
+    const token = await tokenFor(url, 'calendar');
+    const watch = await api(url, token, 'calendars/primary/events/watch', { method: 'POST', body: { id: 'inspected-channel', type: 'web_hook', address: `${hook.url}/h` } });
+    assert.equal(watch.status, 200, watch.text);
+    await hook.waitFor('/h', 1);
+    const channel = `[...document.querySelectorAll('#channels article')].find((a) => a.querySelector('h3').textContent === 'Channel inspected-channel')`;
+    await page.waitUntil(`${channel}?.querySelector('tbody tr')`, 'the sync message in the delivery log');
+    assert.deepEqual(await page.evaluate(`[...${channel}.querySelectorAll('tbody td')].slice(0, 5).map((td) => td.textContent)`), ['1', 'sync', '1', 'delivered', '200']);
+    assert.match(await page.evaluate<string>(`${channel}.querySelector('dl').textContent`), new RegExp(`Address${hook.url}/h`));
+  });
+
+  it('moves the clock, loads a fixture pasted or from a file, and Reset brings back the startup workspace', async (t) => {
+    const { url, browser, page } = await setup(t);
     const token = await tokenFor(url, 'calendar');
     await page.fill('Seconds to advance', '86400');
     await page.click('Advance clock');
@@ -161,6 +201,16 @@ describe('the inspector page in Chromium (CONTRACT §11)', { skip: BROWSER_SKIP,
     await page.waitUntil(`document.getElementById('fixture-result').textContent.includes('1 users')`, 'the load result');
     await page.waitUntil(`document.querySelectorAll('#users li').length === 1`, 'one user');
     assert.deepEqual((await call(`${url}/__svc/users`)).json.users.map((u: { id: string }) => u.id), ['user-solo']);
+    // the same through a file chosen in the file input
+    const file = join(mkdtempSync(join(tmpdir(), 'inspector-')), 'fixture.json');
+    writeFileSync(file, JSON.stringify({ clients: [], users: [{ id: 'user-file', name: 'File Tester', email: 'file@example.com' }] }));
+    t.after(() => rmSync(dirname(file), { recursive: true, force: true }));
+    const { root } = await browser.cdp.send('DOM.getDocument', {}, page.session);
+    const { nodeId } = await browser.cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector: '#fixture-file input[type=file]' }, page.session);
+    await browser.cdp.send('DOM.setFileInputFiles', { nodeId, files: [file] }, page.session);
+    await page.click('Load fixture file');
+    await page.waitUntil(`document.querySelector('#users li')?.textContent.includes('user-file')`, 'the user of the file');
+
     await page.fill('Fixture JSON', '{"users": [');
     await page.click('Load pasted fixture');
     await page.waitUntil(`document.querySelector('#errors .error')?.textContent.includes('is not JSON')`, 'the parse error');
