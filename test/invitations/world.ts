@@ -33,17 +33,24 @@ export interface World {
   /** The event path on `who`'s primary calendar. */
   events(who: Who, rest?: string): string;
   outbox(): Promise<any[]>;
+  /** POST /__svc/fixtures (which revokes every token), then signs everyone in again. */
+  load(fixture: object): Promise<void>;
 }
 
 export async function startWorld(t: { after(fn: () => unknown): void }, backend: Backend, fixture: object = worldFixture()): Promise<World> {
   const url = await startService(t, { fixture, db: databaseFor(t, backend) });
   await postJson(`${url}/__svc/clock`, { now: '2030-03-06T12:00:00Z' });
-  const tokens = {
-    aiko: await tokenFor(url, 'https://www.googleapis.com/auth/calendar', 'user-aiko'),
-    ben: await tokenFor(url, 'https://www.googleapis.com/auth/calendar', 'user-ben'),
-    cleo: await tokenFor(url, 'https://www.googleapis.com/auth/calendar', 'user-cleo'),
+  const tokens = { aiko: '', ben: '', cleo: '' };
+  const signIn = async (): Promise<void> => {
+    for (const who of Object.keys(tokens) as Who[]) tokens[who] = await tokenFor(url, 'https://www.googleapis.com/auth/calendar', `user-${who}`);
   };
+  await signIn();
   return {
+    load: async (next) => {
+      const answer = await postJson(`${url}/__svc/fixtures`, next);
+      if (answer.status !== 200) throw new Error(`fixture load: ${answer.status} ${answer.text}`);
+      await signIn();
+    },
     url,
     as: (who, method, path, body) => api(url, tokens[who], path, body === undefined ? { method } : { method, body }),
     events: (who, rest = '') => `calendars/${encodeURIComponent(USERS[who])}/events${rest}`,

@@ -1,0 +1,61 @@
+// The workspace export with invitations (CONTRACT §10, §13): each event is written once, on its
+// organizer's calendar, and loading the export into a fresh service makes the copies again, so
+// every user's calendar reads back the same (etag, created, updated and the htmlLink's host
+// aside, as in test/export/round-trip.test.ts).
+
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { BACKENDS, skipUnless } from '../_helpers/backends.ts';
+import { call } from '../_helpers/service.ts';
+import { BEN, CLEO, EXTERNAL, USERS, meeting, startWorld } from './world.ts';
+import type { Who, World } from './world.ts';
+
+const SERIES = {
+  summary: 'Standup',
+  start: { dateTime: '2030-03-11T09:00:00', timeZone: 'Europe/London' },
+  end: { dateTime: '2030-03-11T09:15:00', timeZone: 'Europe/London' },
+  recurrence: ['RRULE:FREQ=DAILY;COUNT=5'],
+};
+
+/** Every record of `who`'s calendar, by id, without what a load makes anew. */
+async function calendarOf(w: World, who: Who): Promise<Record<string, unknown>> {
+  const answer = await w.as(who, 'GET', w.events(who, '?showDeleted=true&maxResults=2500'));
+  assert.equal(answer.status, 200, answer.text);
+  const out: Record<string, unknown> = {};
+  for (const item of answer.json.items) {
+    const { etag: _etag, created: _created, updated: _updated, htmlLink, ...rest } = item;
+    out[item.id] = { ...rest, htmlLink: String(htmlLink).replace(/^http:\/\/[^/]+/, '') };
+  }
+  return out;
+}
+
+for (const backend of BACKENDS) {
+  describe(`export with invitations (${backend} store)`, { skip: skipUnless(backend) }, () => {
+    test('each event is exported once, on its organizer\'s calendar, and a round trip reproduces the copies', async (t) => {
+      const w = await startWorld(t, backend);
+      const single = (await w.as('aiko', 'POST', w.events('aiko'), meeting({ attendees: [{ email: BEN }, { email: CLEO }, { email: EXTERNAL }] }))).json;
+      const series = (await w.as('ben', 'POST', w.events('ben'), { ...SERIES, attendees: [{ email: USERS.aiko }, { email: CLEO }] })).json;
+      const instances = (await w.as('ben', 'GET', w.events('ben', `/${series.id}/instances`))).json.items;
+      await w.as('ben', 'PATCH', w.events('ben', `/${instances[1].id}`), { summary: 'Moved standup' });
+      await w.as('ben', 'DELETE', w.events('ben', `/${instances[3].id}`));
+      await w.as('ben', 'PATCH', w.events('ben', `/${single.id}`), { attendees: [{ email: BEN, responseStatus: 'accepted', comment: 'ok' }] });
+      await w.as('cleo', 'PATCH', w.events('cleo', `/${instances[2].id}`), { attendees: [{ email: CLEO, responseStatus: 'tentative' }] });
+      await w.as('aiko', 'PATCH', w.events('aiko', `/${series.id}`), { attendees: [{ email: USERS.aiko, responseStatus: 'declined' }] });
+
+      const exported = (await call(`${w.url}/__svc/fixtures`)).json;
+      const ids = (who: Who): string[] => exported.users.find((u: any) => u.email === USERS[who]).calendars[0].events.map((e: any) => e.id);
+      assert.deepEqual(ids('aiko'), [single.id], 'Aiko\'s calendar exports her own event, not her copy of Ben\'s series');
+      assert.deepEqual(ids('cleo'), [], 'Cleo organizes nothing');
+      assert.ok(ids('ben').includes(series.id) && !ids('ben').includes(single.id));
+
+      const before = { aiko: await calendarOf(w, 'aiko'), ben: await calendarOf(w, 'ben'), cleo: await calendarOf(w, 'cleo') };
+      assert.equal(Object.keys(before.cleo).length, 2 + 3, 'Cleo holds two copies, and three exceptions of the series');
+      const again = await startWorld(t, backend);
+      await again.load(exported);
+      for (const who of ['aiko', 'ben', 'cleo'] as const) {
+        assert.deepEqual(await calendarOf(again, who), before[who], `${who}'s calendar after the round trip`);
+      }
+      assert.deepEqual((await call(`${again.url}/__svc/fixtures`)).json.users, exported.users);
+    });
+  });
+}
