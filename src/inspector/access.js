@@ -1,7 +1,7 @@
 // Who holds access (CONTRACT §5, §11): the connections (client, user, scopes, offline, created),
 // each with a Revoke button, and the push channels with their delivery log.
 
-import { api, pathSegment } from './api.js';
+import { api } from './api.js';
 import { attempt, byId, h, renderIfChanged, table } from './dom.js';
 
 /** @typedef {{ id: string, clientId: string, userId: string, scopes: string[], offline: boolean, createdAt: string }} Connection */
@@ -21,7 +21,7 @@ export function createAccessPanel(changed) {
 
   /** @param {Connection} connection */
   async function revoke(connection) {
-    await api('POST', `/__svc/connections/${pathSegment(connection.id)}/revoke`);
+    await api('POST', `/__svc/connections/${encodeURIComponent(connection.id)}/revoke`);
     await changed();
   }
 

@@ -44,11 +44,6 @@ export function withQuery(path, query) {
   return `${path}?${new URLSearchParams(query)}`;
 }
 
-/** @param {string} segment */
-export function pathSegment(segment) {
-  return encodeURIComponent(segment);
-}
-
 /** @param {string} text @returns {unknown} */
 function parseJson(text) {
   if (text === '') return undefined;

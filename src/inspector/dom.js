@@ -18,10 +18,13 @@ export function h(tag, props = {}, ...children) {
     else if (value === true) element.setAttribute(key, '');
     else if (value !== false) element.setAttribute(key, value);
   }
-  for (const child of children) {
-    if (child !== null && child !== undefined && child !== false) element.append(typeof child === 'number' ? String(child) : child);
-  }
+  element.append(...nodes(children));
   return element;
+}
+
+/** Children as DOM.append takes them: the absent ones left out, numbers as text. @param {Child[]} children */
+function nodes(children) {
+  return children.flatMap((child) => (child === null || child === undefined || child === false ? [] : [typeof child === 'number' ? String(child) : child]));
 }
 
 /**
@@ -69,7 +72,7 @@ export function renderIfChanged(element, data, render) {
   const key = JSON.stringify(data);
   if (element.dataset.shown === key) return;
   element.dataset.shown = key;
-  element.replaceChildren(...render().filter((child) => child !== null && child !== undefined && child !== false).map((child) => (typeof child === 'number' ? String(child) : child)));
+  element.replaceChildren(...nodes(render()));
 }
 
 const MAX_ERRORS = 5;

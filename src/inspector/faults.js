@@ -3,7 +3,7 @@
 // (an error that does not fit the method is its 400 invalid_fault, shown on the page as it is);
 // the form only leaves out what was left empty.
 
-import { api, pathSegment } from './api.js';
+import { api } from './api.js';
 import { attempt, byId, field, h, onSubmit, renderIfChanged, table } from './dom.js';
 
 /**
@@ -91,7 +91,7 @@ export function createFaultsPanel() {
 
   /** @param {Rule} rule */
   async function remove(rule) {
-    await api('DELETE', `/__svc/faults/${pathSegment(String(rule.id))}`);
+    await api('DELETE', `/__svc/faults/${encodeURIComponent(String(rule.id))}`);
     await refresh();
   }
 

@@ -5,7 +5,7 @@
 // their day. `?user=<id>&date=YYYY-MM-DD` opens the week containing that date, and the address
 // follows the week shown so that it can be copied.
 
-import { api, pathSegment, withQuery } from './api.js';
+import { api, withQuery } from './api.js';
 import { attempt, byId, h, jsonBlock, onSubmit, field, renderIfChanged } from './dom.js';
 
 /** @typedef {{ id: string, name: string, email: string, timeZone: string }} User */
@@ -82,7 +82,7 @@ export function createWeekPanel() {
 
   /** @param {User} user */
   async function loadCalendars(user) {
-    const answer = /** @type {{ calendars: Calendar[] }} */ (await api('GET', `/__svc/users/${pathSegment(user.id)}/calendars`));
+    const answer = /** @type {{ calendars: Calendar[] }} */ (await api('GET', `/__svc/users/${encodeURIComponent(user.id)}/calendars`));
     calendarSelect.replaceChildren(
       ...answer.calendars.map((calendar) => h('option', { value: calendar.id }, `${calendar.summary || calendar.id}${calendar.primary ? ' (primary)' : ''} · ${calendar.timeZone}`)),
     );
@@ -107,7 +107,7 @@ export function createWeekPanel() {
     const timeMin = new Date(Date.parse(`${monday}T00:00:00Z`) - DAY_MS).toISOString();
     const timeMax = new Date(Date.parse(`${addDays(monday, 8)}T00:00:00Z`)).toISOString();
     const answer = /** @type {{ timeZone: string, items: CalendarEvent[] }} */ (
-      await api('GET', withQuery(`/__svc/calendars/${pathSegment(calendarId)}/events`, { timeMin, timeMax }))
+      await api('GET', withQuery(`/__svc/calendars/${encodeURIComponent(calendarId)}/events`, { timeMin, timeMax }))
     );
     wantedUser = userSelect.value;
     history.replaceState(null, '', `?${new URLSearchParams({ user: wantedUser, date: dateInput.value })}${location.hash}`);
