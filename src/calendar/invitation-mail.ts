@@ -13,6 +13,7 @@
 
 import type { JsonObject, OutboxKind, Store, UserRecord } from '../store/store.ts';
 import { attendeesOf, organizerEmail, sameEmail } from '../events/invitations.ts';
+import type { UsersByEmail } from '../events/invitations.ts';
 import { booleanParam, enumParam } from './params.ts';
 
 export type SendUpdates = 'all' | 'externalOnly' | 'none';
@@ -28,7 +29,7 @@ export function sendUpdatesParam(query: URLSearchParams): SendUpdates {
 export interface Mailing {
   store: Store;
   now: number;
-  users: ReadonlyMap<string, UserRecord>;
+  users: UsersByEmail;
   send: SendUpdates;
   writer: UserRecord;
   /** The organizer's calendar holding the event. */
@@ -43,7 +44,7 @@ function emails(data: JsonObject | undefined): string[] {
 }
 
 function isTestUser(mailing: Mailing, email: string): boolean {
-  return mailing.users.has(email.toLowerCase());
+  return mailing.users().has(email.toLowerCase());
 }
 
 /** Records `kind` for each of `to` that the mode lets through. */

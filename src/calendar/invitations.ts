@@ -21,7 +21,7 @@ import type { WriteContext } from '../events/event-record.ts';
 import { clientFields } from '../events/event-input.ts';
 import { instanceBase } from '../events/series-exceptions.ts';
 import { attendeesOf, entryOf, isCopy, organizerEmail, privateOf, sameEmail, sharedOf, syncCopies, usersByEmail } from '../events/invitations.ts';
-import type { CopyContext } from '../events/invitations.ts';
+import type { CopyContext, UsersByEmail } from '../events/invitations.ts';
 import { deleteEvent, findTarget, timingChanged, writeEvent } from './event-write.ts';
 import type { EventTarget, WriteMode } from './event-write.ts';
 import { mailOrganizerWrite, mailReply } from './invitation-mail.ts';
@@ -41,7 +41,7 @@ export function forbiddenForNonOrganizer(): GoogleApiError {
 export interface InvitationRun {
   ctx: WriteContext;
   send: SendUpdates;
-  users: ReadonlyMap<string, UserRecord>;
+  users: UsersByEmail;
   /** Calendars whose events changed (push notifications go to each after the commit). */
   changed: Set<string>;
 }

@@ -57,19 +57,31 @@ export function entryOf(data: JsonObject, email: string): JsonObject | undefined
   return attendeesOf(data).find((a) => sameEmail(a.email, email));
 }
 
-/** The workspace's test users by lower-case e-mail (CONTRACT §13: "a test user"). */
-export function usersByEmail(store: Store): Map<string, UserRecord> {
-  return new Map(store.listUsers().map((u) => [u.email.toLowerCase(), u]));
+/**
+ * The workspace's test users by lower-case e-mail (CONTRACT §13: "a test user"), listed once, on
+ * first use: a write whose event invites nobody (most of them) never lists the users.
+ */
+export function usersByEmail(store: Store): UsersByEmail {
+  let users: Map<string, UserRecord> | undefined;
+  return () => {
+    users ??= new Map(store.listUsers().map((u) => [u.email.toLowerCase(), u]));
+    return users;
+  };
 }
 
+/** The workspace's test users by lower-case e-mail, read when first asked for. */
+export type UsersByEmail = () => ReadonlyMap<string, UserRecord>;
+
 /** The test users `data` invites (its attendees that are test users, the organizer excepted). */
-export function inviteesOf(data: JsonObject | undefined, users: ReadonlyMap<string, UserRecord>): UserRecord[] {
-  if (data === undefined) return [];
+export function inviteesOf(data: JsonObject | undefined, users: UsersByEmail): UserRecord[] {
+  const attendees = data === undefined ? [] : attendeesOf(data);
+  if (data === undefined || attendees.length === 0) return [];
   const organizer = organizerEmail(data);
+  const byEmail = users();
   const out: UserRecord[] = [];
-  for (const entry of attendeesOf(data)) {
+  for (const entry of attendees) {
     if (typeof entry.email !== 'string' || sameEmail(entry.email, organizer)) continue;
-    const user = users.get(entry.email.toLowerCase());
+    const user = byEmail.get(entry.email.toLowerCase());
     if (user !== undefined && !out.includes(user)) out.push(user);
   }
   return out;
@@ -132,7 +144,7 @@ function statusOf(data: JsonObject): EventStatus {
 export interface CopyContext {
   store: Store;
   now: number;
-  users: ReadonlyMap<string, UserRecord>;
+  users: UsersByEmail;
   /** Private properties to give one calendar's copy (the invitee's own write), by calendar id. */
   own?: ReadonlyMap<string, JsonObject>;
 }
