@@ -20,7 +20,7 @@ import type { CalendarRecord, EventRecord, JsonObject, Store, UserRecord } from 
 import type { WriteContext } from '../events/event-record.ts';
 import { clientFields } from '../events/event-input.ts';
 import { instanceBase } from '../events/series-exceptions.ts';
-import { attendeesOf, entryOf, isCopy, organizerEmail, privateOf, sameEmail, sharedOf, syncCopies, usersByEmail } from '../events/invitations.ts';
+import { attendeesOf, entryOf, isCopy, organizerEmail, ownKey, privateOf, sameEmail, sharedOf, syncCopies, usersByEmail } from '../events/invitations.ts';
 import type { CopyContext, UsersByEmail } from '../events/invitations.ts';
 import { deleteEvent, findTarget, timingChanged, writeEvent } from './event-write.ts';
 import type { EventTarget, WriteMode } from './event-write.ts';
@@ -189,18 +189,22 @@ export function inviteeModify(run: InvitationRun, target: EventTarget, input: un
     if (sent !== undefined && othersChanged(before, sent, me)) throw forbiddenForNonOrganizer();
   }
   const mine = sent?.find((a) => sameEmail(a.email, me));
-  const attendees = sent === undefined || mine === undefined ? attendeesOf(before) : answeredAttendees(before, mine, me);
   const organizer = organizerSide(ctx.store, targetRecord(target), id);
   if (organizer === undefined) {
     // The organizer's event is gone (its user was deleted): the copy alone takes the write.
     ctx.store.putEvent(intended);
     return intended;
   }
-  const answerChanged = JSON.stringify(attendees) !== JSON.stringify(attendeesOf(before));
-  const shared = mayModify && sharedChanged(before, intended.data, ctx.calendar.timeZone);
+  // The answer is merged into the organizer's attendees as they stand now (a cancelled copy
+  // holds the list it had when it was cancelled). An invitee no longer listed there is no guest:
+  // listing themselves again is the organizer's to do.
   const orgBefore = currentFields(organizer.target, organizer.calendar);
+  if (entryOf(orgBefore, me) === undefined && !mayModify) throw forbiddenForNonOrganizer();
+  const attendees = mine === undefined ? attendeesOf(orgBefore) : answeredAttendees(orgBefore, mine, me);
+  const answerChanged = JSON.stringify(attendees) !== JSON.stringify(attendeesOf(orgBefore));
+  const shared = mayModify && sharedChanged(before, intended.data, ctx.calendar.timeZone);
   const orgCtx: WriteContext = { ...ctx, calendar: organizer.calendar, owner: organizer.owner };
-  const own = new Map([[ctx.calendar.id, privateOf(intended.data)]]);
+  const own = new Map([[ownKey(ctx.calendar.id, id), privateOf(intended.data)]]);
   let orgRecord: EventRecord;
   if (answerChanged || shared || target.kind === 'instance') {
     const patch: JsonObject = { attendees: mayModify && sent !== undefined && !(sent.length === 1 && mine !== undefined) ? sent : attendees };
@@ -214,9 +218,9 @@ export function inviteeModify(run: InvitationRun, target: EventTarget, input: un
   addAll(run.changed, syncCopies(copyContext(run, own), orgRecord, organizer.target.kind === 'record' ? orgBefore : undefined));
   const mail = mailing(run, ctx.owner, organizer.calendar.id, orgRecord);
   if (shared) mailOrganizerWrite(mail, orgBefore, orgRecord.data);
-  const answerBefore = entryOf(before, me);
+  const answerBefore = entryOf(orgBefore, me);
   const answerAfter = entryOf(orgRecord.data, me);
-  if (JSON.stringify(answerBefore?.responseStatus) !== JSON.stringify(answerAfter?.responseStatus) || answerBefore?.comment !== answerAfter?.comment) {
+  if (answerBefore?.responseStatus !== answerAfter?.responseStatus || answerBefore?.comment !== answerAfter?.comment) {
     mailReply(mail, orgRecord.data);
   }
   return ctx.store.getEvent(ctx.calendar.id, id) ?? intended;

@@ -145,8 +145,13 @@ export interface CopyContext {
   store: Store;
   now: number;
   users: UsersByEmail;
-  /** Private properties to give one calendar's copy (the invitee's own write), by calendar id. */
+  /** Private properties to give one copy (the invitee's own write), by ownKey. */
   own?: ReadonlyMap<string, JsonObject>;
+}
+
+/** The key of one copy in CopyContext.own: its calendar and its event id. */
+export function ownKey(calendarId: string, eventId: string): string {
+  return `${calendarId}\n${eventId}`;
 }
 
 /** The record id `calendar` would hold as a copy of `organizer`, if the id is free or a copy of it. */
@@ -210,7 +215,7 @@ function syncOne(ctx: CopyContext, user: UserRecord, organizer: EventRecord, mas
   const found = copyTarget(ctx.store, calendar, organizer);
   if (found === undefined) return false;
   const { existing } = found;
-  const own = ctx.own?.get(calendar.id);
+  const own = ctx.own?.get(ownKey(calendar.id, organizer.id));
   if (!invited || organizer.status === 'cancelled') {
     if (existing?.status === 'cancelled') return false;
     if (existing !== undefined) {
@@ -223,7 +228,7 @@ function syncOne(ctx: CopyContext, user: UserRecord, organizer: EventRecord, mas
     return true;
   }
   const answer = entryOf(organizer.data, user.email)?.responseStatus;
-  if (existing?.status === 'cancelled' && answer === 'declined' && own === undefined) return false;
+  if (existing?.status === 'cancelled' && answer === 'declined') return false;
   const data = copyData(organizer.data, own ?? (existing !== undefined ? privateOf(existing.data) : initialPrivate(organizer.data)));
   if (existing !== undefined && existing.status === statusOf(data) && sameData(withoutHistory(existing.data), data)) return false;
   ctx.store.putEvent(copyRecord(ctx, calendar, organizer, data, master, existing));

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { BACKENDS, skipUnless } from '../_helpers/backends.ts';
 import { reason } from '../_helpers/calendar.ts';
+import { call } from '../_helpers/service.ts';
 import { AIKO, BEN, CLEO, EXTERNAL, meeting, startWorld, worldFixture } from './world.ts';
 import type { World } from './world.ts';
 
@@ -163,6 +164,44 @@ for (const backend of BACKENDS) {
       assert.equal((await w.as('aiko', 'DELETE', w.events('aiko', `/${id}`))).status, 204);
       assert.equal((await get(w, 'ben', id)).status, 'cancelled');
       assert.equal((await w.as('ben', 'DELETE', w.events('ben', `/${id}`))).status, 410);
+    });
+
+    test('a removed invitee cannot answer; one who declined by deleting revives the copy by accepting; an orphaned copy takes its invitee\'s writes alone', async (t) => {
+      const w = await startWorld(t, backend);
+      const event = await invite(w);
+      await w.as('aiko', 'PATCH', w.events('aiko', `/${event.id}`), { attendees: [{ email: CLEO }] });
+      const stale = await w.as('ben', 'PATCH', w.events('ben', `/${event.id}`), { attendees: [{ email: BEN, responseStatus: 'accepted' }] });
+      assert.equal(stale.status, 403, stale.text);
+      assert.deepEqual(answers(await get(w, 'aiko', event.id)), { [CLEO]: 'needsAction' });
+      assert.equal((await w.as('cleo', 'DELETE', w.events('cleo', `/${event.id}`))).status, 204);
+      assert.equal((await get(w, 'cleo', event.id)).status, 'cancelled');
+      const back = await w.as('cleo', 'PATCH', w.events('cleo', `/${event.id}`), { attendees: [{ email: CLEO, responseStatus: 'accepted' }] });
+      assert.equal(back.status, 200, back.text);
+      assert.equal(back.json.status, 'confirmed');
+      assert.deepEqual(answers(await get(w, 'aiko', event.id)), { [CLEO]: 'accepted' });
+      // The organizer's user is deleted: the copy stays, and takes its invitee's writes alone.
+      assert.equal((await call(`${w.url}/__svc/users/user-aiko`, { method: 'DELETE' })).status, 204);
+      const alone = await w.as('cleo', 'PATCH', w.events('cleo', `/${event.id}`), { colorId: '4', attendees: [{ email: CLEO, responseStatus: 'tentative' }] });
+      assert.equal(alone.status, 200, alone.text);
+      assert.equal(alone.json.colorId, '4');
+      assert.equal((await w.as('cleo', 'PATCH', w.events('cleo', `/${event.id}`), { summary: 'Mine' })).status, 403);
+    });
+
+    test('an event on a secondary calendar invites its own owner too, and an invitee answers it there', async (t) => {
+      const team = 'team-aiko@group.calendar.example.com';
+      const fixture = worldFixture() as { users: Array<Record<string, unknown>> };
+      (fixture.users[0] as { calendars: unknown[] }).calendars.push({ id: team, summary: 'Team', events: [] });
+      const w = await startWorld(t, backend, fixture);
+      const path = `calendars/${encodeURIComponent(team)}/events`;
+      const created = await w.as('aiko', 'POST', path, meeting({ attendees: [{ email: AIKO }, { email: BEN }] }));
+      assert.equal(created.status, 200, created.text);
+      assert.deepEqual(created.json.organizer, { email: team, displayName: 'Team', self: true });
+      const aikoCopy = await get(w, 'aiko', created.json.id);
+      assert.deepEqual(aikoCopy.organizer, { email: team, displayName: 'Team' });
+      await w.as('ben', 'PATCH', w.events('ben', `/${created.json.id}`), { attendees: [{ email: BEN, responseStatus: 'tentative' }] });
+      const seen = await w.as('aiko', 'GET', `${path}/${created.json.id}`);
+      assert.equal(answers(seen.json)[BEN], 'tentative');
+      assert.equal(answers(await get(w, 'aiko', created.json.id))[BEN], 'tentative');
     });
 
     test('series: copies of the series and its exceptions, and a per-instance answer makes an exception on every copy', async (t) => {
