@@ -6,7 +6,7 @@
 // follows the week shown so that it can be copied.
 
 import { api, withQuery } from './api.js';
-import { attempt, byId, h, jsonBlock, onSubmit, field, renderIfChanged } from './dom.js';
+import { attempt, byId, field, h, jsonBlock, onSubmit, renderIfChanged, showError } from './dom.js';
 
 /** @typedef {{ id: string, name: string, email: string, timeZone: string }} User */
 /** @typedef {{ id: string, summary: string, timeZone: string, primary: boolean }} Calendar */
@@ -67,7 +67,7 @@ export function createWeekPanel() {
     if (asked !== null) dateInput.value = asked;
     if (dateInput.value !== '') return;
     dateInput.value = await today(user.timeZone);
-    if (asked !== null) throw new Error(`The address's date ${JSON.stringify(asked)} is not a YYYY-MM-DD date; showing today.`);
+    if (asked !== null) showError(`The address's date ${JSON.stringify(asked)} is not a YYYY-MM-DD date; showing today.`);
   }
 
   /** @param {User} user */

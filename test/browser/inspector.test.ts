@@ -88,6 +88,15 @@ describe('the inspector page in Chromium (CONTRACT §11)', { skip: BROWSER_SKIP,
     assert.deepEqual(page.problems, []);
   });
 
+  it('a deep link to an unknown user or a bad date says so on the page', async (t) => {
+    const { url, browser, page } = await setup(t, '/__svc/ui?user=nobody&date=2026-10-19');
+    await page.waitUntil(`document.querySelector('#errors .error')?.textContent.includes('user "nobody"')`, 'the unknown user named');
+    assert.equal(await page.evaluate(`document.getElementById('week-heading').textContent`), 'No test user with id "nobody".');
+    const other = await openPage(browser, `${url}/__svc/ui?user=user-aiko&date=2026-02-30`);
+    await other.waitUntil(`document.querySelector('#errors .error')?.textContent.includes('"2026-02-30" is not a YYYY-MM-DD date')`, 'the bad date named');
+    await other.waitUntil(`document.querySelectorAll('.day').length === 7`, "this week instead");
+  });
+
   it('works with the keyboard alone and in a narrow window', async (t) => {
     const { url, browser } = await launch(t);
     const page = await openPage(browser, `${url}${AIKO_WEEK}`);
