@@ -6,19 +6,19 @@ import type { RequestTrace } from '../http/request.ts';
 import type { Result } from '../http/result.ts';
 import { isSecretName, REDACTED, redactJson } from './redact.ts';
 
-/** What journal.ts keeps of a request: references to pieces it already had, nothing parsed. */
-export interface Recorded {
+/** What journal.ts keeps of a request: pieces it already had, nothing parsed. */
+export interface Recorded extends RequestTrace {
   id: number;
   /** Service clock, when the answer was written. */
   at: number;
   method: string;
   path: string;
-  query: URLSearchParams;
-  trace: RequestTrace;
+  /** Undefined for an empty query. */
+  query: URLSearchParams | undefined;
   status: number;
   durationMs: number;
-  /** The decoded body, its size when over the journal's limit, or null when empty. */
-  body: Buffer | number | null;
+  /** The decoded body as text, its size in bytes when over the journal's limit, or null when empty. */
+  body: string | number | null;
   contentType: string | undefined;
   /** The answer, for a non-2xx status only. */
   answer: Result | undefined;
@@ -47,22 +47,21 @@ export interface JournalEntry {
 const MAX_BODY_DEPTH = 100;
 
 export function toEntry(recorded: Recorded): JournalEntry {
-  const { trace } = recorded;
   return {
     id: recorded.id,
     at: new Date(recorded.at).toISOString(),
     method: recorded.method,
     path: recorded.path,
-    query: fieldsOf(recorded.query),
-    operation: trace.operation,
-    userId: trace.userId,
-    clientId: trace.clientId,
-    connectionId: trace.connectionId,
+    query: recorded.query === undefined ? {} : fieldsOf(recorded.query),
+    operation: recorded.operation,
+    userId: recorded.userId,
+    clientId: recorded.clientId,
+    connectionId: recorded.connectionId,
     status: recorded.status,
     durationMs: Math.round(recorded.durationMs * 1000) / 1000,
     body: bodyOf(recorded),
     error: recorded.answer === undefined ? null : errorReason(recorded.answer),
-    fault: trace.fault,
+    fault: recorded.fault,
   };
 }
 
@@ -93,16 +92,15 @@ function bodyOf(recorded: Recorded): unknown {
   if (body === null) return null;
   if (typeof body === 'number') return truncated(body);
   const type = (recorded.contentType ?? '').toLowerCase();
-  const text = body.toString('utf8');
-  const isForm = type.startsWith('application/x-www-form-urlencoded') || (!type.includes('json') && recorded.trace.operation?.startsWith('oauth.') === true);
-  if (isForm) return fieldsOf(new URLSearchParams(text));
+  const isForm = type.startsWith('application/x-www-form-urlencoded') || (!type.includes('json') && recorded.operation?.startsWith('oauth.') === true);
+  if (isForm) return fieldsOf(new URLSearchParams(body));
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(body);
   } catch {
     return null;
   }
-  return redactJson(value, MAX_BODY_DEPTH) ? value : truncated(body.length);
+  return redactJson(value, MAX_BODY_DEPTH) ? value : truncated(Buffer.byteLength(body));
 }
 
 function truncated(bytes: number): { truncated: true; bytes: number } {

@@ -1,9 +1,9 @@
 // The request journal (CONTRACT §9): a bounded ring of the requests answered outside /__svc/,
-// newest last. Recording sits on every request's path, so it only keeps references to pieces the
-// request already has (its parsed query, its body, its trace, the error answer); the wire entry,
-// with the body parsed and secrets redacted, is built by entry.ts when GET /__svc/requests reads
-// it. Recording never blocks or fails a request: the oldest entry is overwritten, and an
-// exception is logged, never thrown.
+// newest last. Recording sits on every request's path, so it keeps one flat object per request
+// with what the request already has (its parsed query, its body text, its trace's values, the
+// error answer); the wire entry, with the body parsed and secrets redacted, is built by entry.ts
+// when GET /__svc/requests reads it. Recording never blocks or fails a request: the oldest entry
+// is overwritten, and an exception is logged, never thrown.
 
 import type { Clock } from '../domain/clock.ts';
 import type { Logger } from '../http/log.ts';
@@ -54,16 +54,24 @@ export class Journal {
     if (capacity === 0 || req.path === '/__svc' || req.path.startsWith('/__svc/')) return;
     try {
       const size = req.body.length;
+      const { trace } = req;
+      // Entries live for thousands of requests, so each holds as few objects as it can: an empty
+      // query is not kept, the trace's values are copied out of it, and the body is kept as text
+      // (a small Buffer is a slice of a shared 8 KiB pool, which it would keep alive).
       this.#slots[this.#next] = {
         id: this.#nextId++,
         at: this.#clock.now(),
         method: req.method,
         path: req.path,
-        query: req.query,
-        trace: req.trace,
+        query: req.query.size === 0 ? undefined : req.query,
+        operation: trace.operation,
+        userId: trace.userId,
+        clientId: trace.clientId,
+        connectionId: trace.connectionId,
+        fault: trace.fault,
         status: result.status,
         durationMs,
-        body: size === 0 ? null : size > MAX_BODY_BYTES ? size : req.body,
+        body: size === 0 ? null : size > MAX_BODY_BYTES ? size : req.body.toString('utf8'),
         contentType: size === 0 ? undefined : header(req, 'content-type'),
         // Only a non-2xx answer names an error, and only then is the answer worth keeping.
         answer: result.status >= 200 && result.status < 300 ? undefined : result,
@@ -87,9 +95,9 @@ export class Journal {
     const first = (this.#next - this.#count + capacity) % capacity;
     for (let i = skip; i < this.#count && requests.length < query.limit; i++) {
       const recorded = this.#slots[(first + i) % capacity] as Recorded;
-      if (query.operation !== undefined && recorded.trace.operation !== query.operation) continue;
+      if (query.operation !== undefined && recorded.operation !== query.operation) continue;
       if (query.status !== undefined && recorded.status !== query.status) continue;
-      if (query.userId !== undefined && recorded.trace.userId !== query.userId) continue;
+      if (query.userId !== undefined && recorded.userId !== query.userId) continue;
       requests.push(toEntry(recorded));
     }
     return { requests, last };

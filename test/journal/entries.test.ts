@@ -3,7 +3,6 @@
 
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { gzipSync } from 'node:zlib';
 import { api, useService } from '../_helpers/calendar.ts';
 import { lastEntry, readJournal } from '../_helpers/journal.ts';
 import { advanceClock, authorizeQuery, obtainToken, parseConsentPage } from '../_helpers/oauth.ts';

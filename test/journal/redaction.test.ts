@@ -47,11 +47,12 @@ it('an OAuth flow, a refresh, a revoke and calendar calls leave no secret in the
   const granted = await call(`${url}/oauth/token`, form(exchange));
   assert.equal(granted.status, 200, granted.text);
   secrets.accessToken = granted.json.access_token;
-  secrets.refreshToken = granted.json.refresh_token;
+  const refreshToken: string = granted.json.refresh_token;
+  secrets.refreshToken = refreshToken;
 
   // client_secret_basic (RFC 6749 §2.3.1): the secret travels in the Authorization header.
   secrets.basic = Buffer.from(`${DEFAULT_CLIENT.id}:${DEFAULT_CLIENT.secret}`).toString('base64');
-  const refreshed = await call(`${url}/oauth/token`, form({ grant_type: 'refresh_token', refresh_token: secrets.refreshToken }, { authorization: `Basic ${secrets.basic}` }));
+  const refreshed = await call(`${url}/oauth/token`, form({ grant_type: 'refresh_token', refresh_token: refreshToken }, { authorization: `Basic ${secrets.basic}` }));
   assert.equal(refreshed.status, 200, refreshed.text);
   secrets.refreshedToken = refreshed.json.access_token;
 
@@ -76,7 +77,7 @@ it('an OAuth flow, a refresh, a revoke and calendar calls leave no secret in the
 
   // A replayed code (which also revokes what it granted, RFC 6749 §4.1.2), then the revocation.
   assert.equal((await call(`${url}/oauth/token`, form(exchange))).json.error, 'invalid_grant');
-  assert.equal((await call(`${url}/oauth/revoke`, form({ token: secrets.refreshToken }))).status, 200);
+  assert.equal((await call(`${url}/oauth/revoke`, form({ token: refreshToken }))).status, 200);
 
   const text = JSON.stringify(await readJournal(url, 'limit=1000'));
   for (const [name, value] of Object.entries(secrets)) {
