@@ -126,14 +126,38 @@ function withoutSelf(value: JsonObject[keyof JsonObject] | undefined): JsonObjec
   return rest;
 }
 
+/**
+ * What every copy of `organizer` (a record's data) shares, deeply frozen and made once per
+ * version of the organizer's data: the memory store keeps frozen parts without copying them
+ * (memory-records.ts), so twenty copies hold one attendee list, not twenty.
+ */
+const templates = new WeakMap<JsonObject, JsonObject>();
+
+function copyTemplate(organizer: JsonObject): JsonObject {
+  let template = templates.get(organizer);
+  if (template === undefined) {
+    const shared = sharedOf(withoutHistory(organizer));
+    const organizerField = withoutSelf(organizer.organizer);
+    const creatorField = withoutSelf(organizer.creator);
+    if (organizerField !== undefined) shared.organizer = organizerField;
+    if (creatorField !== undefined) shared.creator = creatorField;
+    template = deepFreeze(JSON.parse(JSON.stringify(shared)) as JsonObject);
+    templates.set(organizer, template);
+  }
+  return template;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}
+
 /** The data of the copy of `organizer` (a record's data) holding the private properties `own`. */
 function copyData(organizer: JsonObject, own: JsonObject): JsonObject {
-  const data = withPrivate(sharedOf(withoutHistory(organizer)), own);
-  const organizerField = withoutSelf(organizer.organizer);
-  const creatorField = withoutSelf(organizer.creator);
-  if (organizerField !== undefined) data.organizer = organizerField;
-  if (creatorField !== undefined) data.creator = creatorField;
-  return data;
+  return withPrivate(copyTemplate(organizer), own);
 }
 
 function statusOf(data: JsonObject): EventStatus {
@@ -172,10 +196,13 @@ function copyRecord(
   existing: EventRecord | undefined,
 ): EventRecord {
   const status = statusOf(data);
-  let span = eventSpan(data, calendar.timeZone);
-  let originalStartMs: number | null = null;
-  // Spans follow the copy's calendar (all-day dates are days of its zone), as for its own events.
-  const series = master && seriesOf(master.data, calendar.timeZone);
+  let span = { startMs: organizer.startMs, endMs: organizer.endMs };
+  let originalStartMs = organizer.originalStartMs;
+  // Spans follow the copy's calendar where they depend on it: all-day dates are days of its zone,
+  // as for its own events. Timed events (series expand in their own zone) take the organizer's.
+  const allDay = isJsonObject(data.start) && typeof data.start.date === 'string';
+  if (allDay || status !== organizer.status) span = eventSpan(data, calendar.timeZone);
+  const series = (allDay || status !== organizer.status) && master !== undefined ? seriesOf(master.data, calendar.timeZone) : undefined;
   if (organizer.recurringEventId !== null && series !== undefined && typeof data.originalStartKey === 'number') {
     const times = occurrenceTimes(series, data.originalStartKey, calendar.timeZone);
     originalStartMs = times.start;

@@ -11,29 +11,39 @@ import type { AccessTokenRecord, CalendarListEntryRecord, CalendarRecord, Channe
   ClientRecord, ConnectionRecord, EventRecord, Json, JsonObject, RefreshTokenRecord, UserRecord } from './store.ts';
 
 /**
+ * Values storedJson has returned: deeply frozen, so a later put that holds one again (a record
+ * built from one it read, an event's copies sharing one attendee list) keeps it without walking it.
+ */
+const deeplyFrozen = new WeakSet<object>();
+
+/**
  * The deeply frozen form of `v` a put keeps: `v` itself when it already is deeply frozen, else a
  * frozen copy that reuses every deeply frozen part of it. A frozen object with a mutable child
  * is copied, so no later edit by the caller can reach the store.
  */
 function storedJson<T extends Json>(v: T): T {
-  if (typeof v !== 'object' || v === null) return v;
+  if (typeof v !== 'object' || v === null || deeplyFrozen.has(v)) return v;
   let same = Object.isFrozen(v);
+  let kept: Json[] | JsonObject;
   if (Array.isArray(v)) {
-    const items = v.map((item) => {
-      const kept = storedJson(item);
-      if (kept !== item) same = false;
-      return kept;
+    kept = v.map((item) => {
+      const stored = storedJson(item);
+      if (stored !== item) same = false;
+      return stored;
     });
-    return (same ? v : Object.freeze(items)) as T;
+  } else {
+    const out: JsonObject = {};
+    for (const k in v) {
+      const value = (v as JsonObject)[k] as Json;
+      const stored = storedJson(value);
+      if (stored !== value) same = false;
+      out[k] = stored;
+    }
+    kept = out;
   }
-  const out: JsonObject = {};
-  for (const k in v) {
-    const value = (v as JsonObject)[k] as Json;
-    const kept = storedJson(value);
-    if (kept !== value) same = false;
-    out[k] = kept;
-  }
-  return (same ? v : Object.freeze(out)) as T;
+  const result = same ? v : Object.freeze(kept);
+  deeplyFrozen.add(result);
+  return result as T;
 }
 
 export const storedEvent = (e: EventRecord): EventRecord => Object.freeze<EventRecord>({
