@@ -290,13 +290,14 @@ export function syncCopies(ctx: CopyContext, organizer: EventRecord, former: Jso
   };
   if (organizer.recurringEventId !== null) {
     const master = ctx.store.getEvent(organizer.calendarId, organizer.recurringEventId);
-    if (master === undefined) return changed;
+    if (master === undefined || attendeesOf(master.data).length === 0) return changed;
     const invitedHere = inviteesOf(organizer.data, ctx.users);
     for (const user of inviteesOf(master.data, ctx.users)) note(user, syncOne(ctx, user, organizer, master, invitedHere.includes(user)));
     return changed;
   }
   const invited = inviteesOf(organizer.data, ctx.users);
   const holders = [...invited, ...inviteesOf(former, ctx.users).filter((u) => !invited.includes(u))];
+  if (holders.length === 0) return changed;
   const exceptions = organizer.recurring || (former !== undefined && recurrenceLines(former).length > 0) ? ctx.store.listExceptions(organizer.calendarId, organizer.id) : [];
   for (const user of holders) {
     const isInvited = invited.includes(user);
