@@ -4,11 +4,11 @@
 // (unsupported_grant_type), as the spec's "Client authentication" rule 5 asks.
 
 import { faulted } from '../faults/intercept.ts';
-import type { ApiRequest } from '../http/request.ts';
+import type { ApiRequest, RequestTrace } from '../http/request.ts';
 import { formBody } from '../http/request.ts';
 import { json } from '../http/result.ts';
 import type { Result } from '../http/result.ts';
-import type { ClientRecord } from '../store/store.ts';
+import type { ClientRecord, ConnectionRecord } from '../store/store.ts';
 import { authenticateClient, readCredentials } from './clients.ts';
 import type { OAuthContext } from './context.ts';
 import { OAuthError } from './errors.ts';
@@ -27,16 +27,22 @@ export function exchangeToken(ctx: OAuthContext, req: ApiRequest): Result | Prom
   req.trace.clientId = client.id;
   const grantType = single(form, 'grant_type');
   // CONTRACT §8: fault rules answer before the grant runs, so a faulted exchange issues nothing.
-  return faulted(ctx.faults, req, { grantType }, () => grant(ctx, client, form, grantType));
+  return faulted(ctx.faults, req, { grantType }, () => grant(ctx, client, form, grantType, req.trace));
 }
 
-function grant(ctx: OAuthContext, client: ClientRecord, form: URLSearchParams, grantType: string | undefined): Result {
-  if (grantType === 'authorization_code') return authorizationCodeGrant(ctx, client, form);
-  if (grantType === 'refresh_token') return refreshTokenGrant(ctx, client, form);
+function grant(ctx: OAuthContext, client: ClientRecord, form: URLSearchParams, grantType: string | undefined, trace: RequestTrace): Result {
+  if (grantType === 'authorization_code') return authorizationCodeGrant(ctx, client, form, trace);
+  if (grantType === 'refresh_token') return refreshTokenGrant(ctx, client, form, trace);
   throw new OAuthError('unsupported_grant_type', `grant_type must be authorization_code or refresh_token.`);
 }
 
-function authorizationCodeGrant(ctx: OAuthContext, client: ClientRecord, form: URLSearchParams): Result {
+/** The grant's user and connection, for the journal (CONTRACT §9): known once the code or refresh token checks out. */
+function traceConnection(trace: RequestTrace, connection: ConnectionRecord): void {
+  trace.userId = connection.userId;
+  trace.connectionId = connection.id;
+}
+
+function authorizationCodeGrant(ctx: OAuthContext, client: ClientRecord, form: URLSearchParams, trace: RequestTrace): Result {
   const code = required(form, 'code');
   const redirectUri = required(form, 'redirect_uri');
   const verifier = single(form, 'code_verifier');
@@ -64,6 +70,7 @@ function authorizationCodeGrant(ctx: OAuthContext, client: ClientRecord, form: U
   // the codes this process keeps in memory.
   if (!app.store.getConnection(connection.id)) throw invalidGrant('The authorization code was revoked.');
   codes.consume(code, connection.id, now);
+  traceConnection(trace, connection);
   // Both tokens in one commit: never an access token stored without its refresh token.
   const body = app.store.transaction((): TokenResponse => {
     const issued: TokenResponse = tokenResponse(issueAccessToken(app, ctx.purge, connection.id), connection.scopes);
@@ -73,7 +80,7 @@ function authorizationCodeGrant(ctx: OAuthContext, client: ClientRecord, form: U
   return json(200, body, NO_STORE);
 }
 
-function refreshTokenGrant(ctx: OAuthContext, client: ClientRecord, form: URLSearchParams): Result {
+function refreshTokenGrant(ctx: OAuthContext, client: ClientRecord, form: URLSearchParams, trace: RequestTrace): Result {
   const { app } = ctx;
   const refreshToken = required(form, 'refresh_token');
   const scope = single(form, 'scope');
@@ -81,6 +88,7 @@ function refreshTokenGrant(ctx: OAuthContext, client: ClientRecord, form: URLSea
   const connection = record && app.store.getConnection(record.connectionId);
   if (!connection || connection.clientId !== client.id) throw invalidGrant('The refresh token is unknown, revoked or issued to another client.');
   // Spec: a sent scope must equal the original space-joined string exactly; no narrowing.
+  traceConnection(trace, connection);
   const granted = connection.scopes.join(' ');
   if (scope !== undefined && scope !== granted) throw new OAuthError('invalid_scope', 'scope must equal the originally granted scope string.');
   // No rotation: the answer has no refresh_token and the presented one stays valid.

@@ -96,7 +96,15 @@ it('an OAuth flow, a refresh, a revoke and calendar calls leave no secret in the
   assert.equal(authorized?.query.state, 'state-1');
   assert.equal(consent?.body.nonce, '[redacted]');
   assert.deepEqual(code?.body, { ...exchange, code: '[redacted]', client_secret: '[redacted]', code_verifier: '[redacted]' });
+  // A grant that succeeded names the user and connection it issued for; a refused one does not.
+  const calendarCall = requests[6];
+  for (const grant of [code, requests[4]]) {
+    assert.equal(grant?.userId, calendarCall?.userId);
+    assert.equal(grant?.connectionId, calendarCall?.connectionId);
+    assert.equal(grant?.clientId, 'local-calendar-client');
+  }
   assert.equal(requests[12]?.error, 'invalid_grant');
+  assert.equal(requests[12]?.userId, null);
   assert.deepEqual(requests[13]?.body, { token: '[redacted]' });
   assert.deepEqual(requests[11]?.body.extendedProperties, { private: { refresh_token: '[redacted]', list: [{ client_secret: '[redacted]', Nonce: '[redacted]' }] } });
 });
