@@ -236,7 +236,7 @@ function cancelledCopy(ctx: CopyContext, existing: EventRecord): EventRecord {
  * holds the series live, the instance is written cancelled on their calendar (else their copy
  * of the series would still show it). Returns whether anything was written.
  */
-function syncOne(ctx: CopyContext, user: UserRecord, organizer: EventRecord, master: EventRecord | undefined, invited: boolean): boolean {
+function syncOne(ctx: CopyContext, user: UserRecord, organizer: EventRecord, master: EventRecord | undefined, invited: boolean, revived = false): boolean {
   const calendar = ctx.store.getCalendar(user.email);
   if (calendar === undefined) return false;
   const found = copyTarget(ctx.store, calendar, organizer);
@@ -244,6 +244,12 @@ function syncOne(ctx: CopyContext, user: UserRecord, organizer: EventRecord, mas
   const { existing } = found;
   const own = ctx.own?.get(ownKey(calendar.id, organizer.id));
   if (!invited || organizer.status === 'cancelled') {
+    if (existing?.status === 'cancelled' && revived) {
+      // The series' copy came back (the invitee was added again): its cancelled instances are
+      // written anew, so an incremental sync that dropped them with the series reports them again.
+      ctx.store.putEvent({ ...existing, seq: ctx.store.nextSeq(), updatedMs: ctx.now });
+      return true;
+    }
     if (existing?.status === 'cancelled') return false;
     if (existing !== undefined) {
       ctx.store.putEvent(cancelledCopy(ctx, existing));
@@ -301,10 +307,13 @@ export function syncCopies(ctx: CopyContext, organizer: EventRecord, former: Jso
   const exceptions = organizer.recurring || (former !== undefined && recurrenceLines(former).length > 0) ? ctx.store.listExceptions(organizer.calendarId, organizer.id) : [];
   for (const user of holders) {
     const isInvited = invited.includes(user);
+    const calendar = exceptions.length > 0 ? ctx.store.getCalendar(user.email) : undefined;
+    const wasLive = calendar !== undefined && holdsLive(ctx.store, calendar, organizer);
     note(user, syncOne(ctx, user, organizer, undefined, isInvited));
+    const revived = calendar !== undefined && !wasLive && holdsLive(ctx.store, calendar, organizer);
     for (const exception of exceptions) {
       const invitedHere = isInvited && inviteesOf(exception.data, ctx.users).includes(user);
-      note(user, syncOne(ctx, user, exception, organizer, invitedHere));
+      note(user, syncOne(ctx, user, exception, organizer, invitedHere, revived));
     }
   }
   return changed;
