@@ -119,6 +119,8 @@ export async function start(startOptions: StartOptions = {}): Promise<RunningSer
   return {
     url: app.baseUrl,
     close() {
+      // A fault's delay (up to 30 s) would hold an in-flight answer, and so the stop, that long.
+      faults.endDelays();
       closing ??= stop().then(() => {
         app.shutdown();
         store.close();

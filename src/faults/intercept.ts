@@ -25,10 +25,5 @@ export function faulted(
   req.trace.fault = decision.ruleId;
   const { error, retryAfterSeconds, delayMs } = decision.spec;
   const answer = () => (error === undefined ? work() : faultAnswer(error, retryAfterSeconds));
-  return delayMs > 0 ? realDelay(delayMs).then(answer) : answer();
-}
-
-/** Waits real milliseconds: a fault's delay is about the wire, never the service clock. */
-export function realDelay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+  return delayMs > 0 ? faults.delay(delayMs).then(answer) : answer();
 }

@@ -61,6 +61,9 @@ export class FaultRules {
   /** The same rules by match.method. */
   #byMethod = new Map<string, StoredRule[]>();
   #nextId = 1;
+  /** Delays in progress, each ended early by endDelays(). */
+  readonly #delays = new Set<() => void>();
+  #delaysEnded = false;
 
   /** `calendarMethods`: the Google method ids of the calendar route table, which rules may name. */
   constructor(calendarMethods: readonly string[] = []) {
@@ -97,6 +100,29 @@ export class FaultRules {
   clear(): void {
     this.#rules = [];
     this.#byMethod.clear();
+  }
+
+  /**
+   * Waits real milliseconds: a fault's delay is about the wire, never the service clock. The
+   * wait ends early when the service stops (endDelays), so a 30 s rule cannot hold up close().
+   */
+  delay(ms: number): Promise<void> {
+    if (this.#delaysEnded) return Promise.resolve();
+    return new Promise((resolve) => {
+      const end = () => {
+        clearTimeout(timer);
+        this.#delays.delete(end);
+        resolve();
+      };
+      const timer = setTimeout(end, ms);
+      this.#delays.add(end);
+    });
+  }
+
+  /** The service is stopping: every delayed answer goes out now, and later ones wait no more. */
+  endDelays(): void {
+    this.#delaysEnded = true;
+    for (const end of [...this.#delays]) end();
   }
 
   /** Whether any rule names `operation` (a cheap check before building a costly subject). */

@@ -9,7 +9,6 @@
 
 import type { App } from '../app.ts';
 import { PUSH_DELIVERY } from '../faults/catalogue.ts';
-import { realDelay } from '../faults/intercept.ts';
 import type { FaultRules, FaultSubject } from '../faults/rules.ts';
 import type { ChannelRecord } from '../store/store.ts';
 import type { Message, WebhookAnswer, WebhookClient } from './webhook-request.ts';
@@ -25,7 +24,7 @@ export async function postWithFaults(
   const decision = faults.names(PUSH_DELIVERY) ? faults.decide(deliverySubject(app, channel)) : undefined;
   if (decision === undefined) return client.post(channel, message, signal);
   const { ruleId: fault, spec } = decision;
-  if (spec.delayMs > 0) await realDelay(spec.delayMs);
+  if (spec.delayMs > 0) await faults.delay(spec.delayMs);
   switch (spec.error) {
     case 'drop':
       return { status: null, error: `dropped by fault rule ${fault}: counted as sent, never sent`, final: true, dropped: true, fault };

@@ -9,6 +9,7 @@ import { AIKO, api, CALENDAR_FIXTURE, TEAM, tokenFor, useService } from '../_hel
 import { authorizeQuery, obtainToken } from '../_helpers/oauth.ts';
 import { rawRequest } from '../_helpers/raw-http.ts';
 import { call, postJson } from '../_helpers/service.ts';
+import { start } from '../../src/index.ts';
 import { addFault, clearFaults, listFaults, postFault } from './fault-api.ts';
 
 const LIST = { match: { method: 'calendar.events.list' }, error: 'backendError' };
@@ -289,5 +290,19 @@ describe('fault rules', () => {
       ben = await tokenFor(service.url, 'calendar', 'user-ben');
       assert.equal((await list()).status, 200);
     });
+  });
+});
+
+describe('stopping the service', () => {
+  it('answers a request held by a 30 s delay at once instead of waiting it out', async () => {
+    const service = await start({ port: 0, fixture: CALENDAR_FIXTURE });
+    const token = await tokenFor(service.url, 'calendar');
+    await addFault(service.url, { match: { method: 'calendar.events.list' }, delayMs: 30_000 });
+    const held = api(service.url, token, 'calendars/primary/events');
+    while ((await listFaults(service.url))[0]?.hits !== 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    // Without endDelays, close() would wait for the held answer: 30 s, past this bound.
+    const bound = new Promise<'waited'>((resolve) => setTimeout(() => resolve('waited'), 10_000).unref());
+    assert.equal(await Promise.race([service.close().then(() => 'closed' as const), bound]), 'closed');
+    assert.equal((await held).status, 200);
   });
 });
