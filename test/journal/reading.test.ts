@@ -34,8 +34,10 @@ describe('reading the request journal', () => {
     assert.equal(list.last, mark + 4, 'last is the newest entry held, whatever the filters');
     const missing = await readJournal(url, 'status=404');
     assert.deepEqual(missing.requests.map((e) => [e.operation, e.error]), [['calendar.events.get', 'notFound']]);
+    // Before the mark, Ben's token grant is his too.
     const bens = await readJournal(url, 'userId=user-ben');
-    assert.deepEqual(bens.requests.map((e) => e.id), [mark + 2]);
+    assert.deepEqual(bens.requests.map((e) => e.operation), ['oauth.token', 'calendar.calendarList.list']);
+    assert.deepEqual(bens.requests.at(-1)?.id, mark + 2);
     const combined = await readJournal(url, `userId=user-aiko&operation=calendar.events.get&since=${mark}`);
     assert.deepEqual(combined.requests.map((e) => e.id), [mark + 3]);
     assert.deepEqual((await readJournal(url, `since=${mark + 4}`)).requests, []);
