@@ -413,6 +413,30 @@ async function overheadRows(backend: 'memory' | 'sqlite', fixture: string): Prom
 }
 
 /**
+ * What inviting test users costs events.insert (issue 19 point 7): an insert listing 20 test
+ * users as attendees (the event and 20 copies on their calendars, in one transaction) against
+ * the same insert without attendees, on one service in alternating rounds. The ratio is the
+ * first's throughput over the second's, so "at most 3 x the cost" is a ratio of at least 1/3 (0.33).
+ */
+async function invitationRow(backend: 'memory' | 'sqlite'): Promise<void> {
+  process.stderr.write(`${backend}: events.insert with 20 test-user attendees\n`);
+  const invitees = Array.from({ length: 20 }, (_, i) => ({ id: `user-invitee-${i}`, name: `Invitee ${i}`, email: `invitee${i}@example.com` }));
+  const small = mainWorkspace(0, 0);
+  const users = Array.isArray(small.users) ? small.users : [];
+  const fixture = writeFixture(join(work, 'invitations.json'), { ...small, users: [...users, ...invitees] });
+  const service = await startService({ db: dbFor(backend), fixture });
+  try {
+    const { access } = await tokensFor(service);
+    const event = { summary: 'Invitation', start: { dateTime: '2026-11-03T09:00:00Z' }, end: { dateTime: '2026-11-03T09:30:00Z' } };
+    const plain = jsonPost(calendarPath('primary'), access, event);
+    const invited = await compare(service, { service, specs: [plain] }, [jsonPost(calendarPath('primary'), access, { ...event, attendees: invitees.map((u) => ({ email: u.email })) })]);
+    addLoadRow('events.insert with 20 test-user attendees over one without', backend, invited, atLeast(invited.ratio, 0.33), 'no attendees');
+  } finally {
+    await service.stop();
+  }
+}
+
+/**
  * Cost is measured against the bare server, like every other target: a request's time over the
  * bare server's for the same body, in the same rounds. The rows at 1k and 100k events run
  * minutes apart, and a shared VM's speed drifts more than that between them.
@@ -487,6 +511,7 @@ try {
   bare = await startBare();
   for (const backend of backends) await mainRows(bare, backend, fixtures);
   for (const backend of backends) await overheadRows(backend, fixtures.small);
+  for (const backend of backends) await invitationRow(backend);
   for (const backend of backends) await growthRows(bare, backend, growth);
   printTable();
   process.stderr.write(`bench finished in ${fmt((performance.now() - began) / 1000, 1)} s\n`);
