@@ -1,6 +1,6 @@
-// The page's one way to the service: the JSON API of CONTRACT §5 and §8–§10, same-origin, so the
-// cross-site check of §5 lets it through. A non-2xx answer becomes an ApiError worded from the
-// management error body (`{"error", "error_description"}`), which the page shows as it is.
+// The page's one way to the service: the JSON API of CONTRACT §5, §8–§10 and §13, same-origin,
+// so the cross-site check of §5 lets it through. A non-2xx answer becomes an ApiError worded from
+// the management error body (`{"error", "error_description"}`), which the page shows as it is.
 
 export class ApiError extends Error {
   /**

@@ -8,6 +8,7 @@ import { createAccessPanel } from './access.js';
 import { attempt } from './dom.js';
 import { createFaultsPanel } from './faults.js';
 import { createJournalPanel } from './journal.js';
+import { createOutboxPanel } from './outbox.js';
 import { createWeekPanel } from './week.js';
 import { createWorkspacePanel } from './workspace.js';
 
@@ -19,9 +20,10 @@ const RELOAD_MS = 5000;
 const week = createWeekPanel();
 const access = createAccessPanel(changed);
 const faults = createFaultsPanel();
+const outbox = createOutboxPanel();
 const workspace = createWorkspacePanel(changed);
 const journal = createJournalPanel(onActivity);
-const panels = [week, access, faults, workspace];
+const panels = [week, access, outbox, faults, workspace];
 
 /** @type {ReturnType<typeof setTimeout> | undefined} */
 let pending;

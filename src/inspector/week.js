@@ -2,8 +2,9 @@
 // calendar's week, Monday to Sunday in the calendar's own time zone, as GET
 // /__svc/calendars/{id}/events (§10) lists it: recurring series already expanded, cancelled
 // events included (showDeleted) and marked, transparent ones marked, all-day events on top of
-// their day. `?user=<id>&date=YYYY-MM-DD` opens the week containing that date, and the address
-// follows the week shown so that it can be copied.
+// their day. An event opens on its attendees and their answers (§13), then its whole resource.
+// `?user=<id>&date=YYYY-MM-DD` opens the week containing that date, and the address follows the
+// week shown so that it can be copied.
 
 import { api, withQuery } from './api.js';
 import { attempt, byId, field, h, jsonBlock, onSubmit, renderIfChanged, showError } from './dom.js';
@@ -12,8 +13,13 @@ import { attempt, byId, field, h, jsonBlock, onSubmit, renderIfChanged, showErro
 /** @typedef {{ id: string, summary: string, timeZone: string, primary: boolean }} Calendar */
 /** @typedef {{ dateTime?: string, date?: string, timeZone?: string }} EventTime */
 /**
+ * @typedef {{ email?: string, displayName?: string, responseStatus?: string, self?: boolean,
+ *   organizer?: boolean, optional?: boolean, comment?: string }} Attendee
+ */
+/**
  * @typedef {{ id: string, status?: string, summary?: string, transparency?: string,
- *   recurringEventId?: string, start?: EventTime, end?: EventTime, originalStartTime?: EventTime }} CalendarEvent
+ *   recurringEventId?: string, start?: EventTime, end?: EventTime, originalStartTime?: EventTime,
+ *   attendees?: Attendee[] }} CalendarEvent
  */
 /** @typedef {{ event: CalendarEvent, allDay: boolean, label: string, sortKey: string }} Placed */
 
@@ -191,6 +197,7 @@ function dayColumn(day, placed) {
 function eventItem({ event, allDay, label }) {
   const cancelled = event.status === 'cancelled';
   const transparent = event.transparency === 'transparent';
+  const attendees = event.attendees ?? [];
   const classes = ['event', allDay ? 'all-day' : 'timed', cancelled ? 'cancelled' : '', transparent ? 'transparent' : ''].filter(Boolean).join(' ');
   return h(
     'li',
@@ -207,8 +214,35 @@ function eventItem({ event, allDay, label }) {
         cancelled && h('span', { class: 'tag' }, 'cancelled'),
         transparent && h('span', { class: 'tag' }, 'free'),
         event.recurringEventId !== undefined && h('span', { class: 'tag' }, 'recurring'),
+        attendees.length > 0 && h('span', { class: 'tag' }, `${attendees.length} ${attendees.length === 1 ? 'guest' : 'guests'}`),
       ),
+      attendees.length > 0 && attendeeList(attendees),
       jsonBlock(event),
+    ),
+  );
+}
+
+/**
+ * Each attendee with their answer; `self` is the owner of the calendar shown (§13: on a copy, the
+ * invitee).
+ * @param {Attendee[]} attendees
+ */
+function attendeeList(attendees) {
+  return h(
+    'ul',
+    { class: 'attendees', 'aria-label': 'Attendees and their answers' },
+    ...attendees.map((attendee) =>
+      h(
+        'li',
+        {},
+        attendee.displayName ? `${attendee.displayName} <${attendee.email ?? ''}>` : (attendee.email ?? '(no e-mail)'),
+        ': ',
+        h('span', { class: 'response' }, attendee.responseStatus ?? '(no responseStatus)'),
+        attendee.organizer && h('span', { class: 'tag' }, 'organizer'),
+        attendee.optional && h('span', { class: 'tag' }, 'optional'),
+        attendee.self && h('span', { class: 'tag' }, 'this calendar'),
+        attendee.comment && h('q', { class: 'comment' }, attendee.comment),
+      ),
     ),
   );
 }

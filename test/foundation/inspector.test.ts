@@ -53,7 +53,7 @@ describe('the inspector page over HTTP (CONTRACT §11)', () => {
       assertSecurityHeaders(file, next.pathname);
       if (next.pathname.endsWith('.js')) queue.push(...referencesOf(file.text).map((ref) => new URL(ref, next)));
     }
-    for (const file of ['main.js', 'api.js', 'dom.js', 'week.js', 'journal.js', 'faults.js', 'access.js', 'workspace.js', 'inspector.css', 'icon.svg']) {
+    for (const file of ['main.js', 'api.js', 'dom.js', 'week.js', 'journal.js', 'faults.js', 'access.js', 'outbox.js', 'workspace.js', 'inspector.css', 'icon.svg']) {
       assert.ok(seen.has(`/__svc/ui/${file}`), `${file} is loaded by the page`);
     }
   });

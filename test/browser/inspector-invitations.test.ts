@@ -1,0 +1,85 @@
+// The inspector page's view of invitations (CONTRACT §11, §13; issue 19 point 4) in headless
+// Chromium over CDP: an event on Aiko's calendar opens, from the keyboard, on its attendees and
+// their answers, and the Outbox panel shows the e-mails a Calendar API write with sendUpdates
+// would have sent, newest first, until Clear outbox empties it.
+
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { BROWSER_SKIP, launchChromium } from '../_helpers/cdp.ts';
+import type { Browser } from '../_helpers/cdp.ts';
+import { api, tokenFor } from '../_helpers/calendar.ts';
+import { openPage } from '../_helpers/page.ts';
+import { call } from '../_helpers/service.ts';
+import { AIKO, BEN, EXTERNAL, worldFixture } from '../invitations/world.ts';
+import { start } from '../../src/index.ts';
+
+// Sunday 2030-03-10, 18:00 in Tokyo.
+const KICKOFF = {
+  id: 'kickoff0310',
+  summary: 'Kickoff',
+  start: { dateTime: '2030-03-10T09:00:00Z' },
+  end: { dateTime: '2030-03-10T10:00:00Z' },
+  attendees: [
+    { email: AIKO, organizer: true, responseStatus: 'accepted' },
+    { email: BEN, responseStatus: 'accepted', comment: 'Bringing the slides' },
+    { email: EXTERNAL, optional: true },
+  ],
+};
+
+describe('the inspector page shows attendees and the outbox, in Chromium (CONTRACT §11, §13)', { skip: BROWSER_SKIP, timeout: 120_000 }, () => {
+  it("opens an event on its attendees' answers, lists the mail of a sendUpdates write newest first, and Clear outbox empties it", async (t) => {
+    const service = await start({ port: 0, fixture: worldFixture([KICKOFF]) });
+    let browser: Browser | undefined;
+    t.after(async () => {
+      await browser?.close();
+      await service.close();
+    });
+    browser = await launchChromium();
+    const { url } = service;
+    const page = await openPage(browser, `${url}/__svc/ui?user=user-aiko&date=2030-03-10`);
+    await page.waitUntil(`document.body.dataset.ready === 'true'`, 'its panels loaded');
+    const event = `document.querySelector('[data-date="2030-03-10"] [data-event-id="kickoff0310"]')`;
+    await page.waitUntil(event, 'the kickoff');
+    assert.match(await page.evaluate<string>(`${event}.querySelector('summary').textContent`), /^18:00–19:00 Kickoff.*3 guests/);
+    assert.match(await page.evaluate<string>(`document.getElementById('outbox-messages').textContent`), /The outbox is empty\./, 'loading a fixture sends nothing');
+
+    // Opened with the keyboard: focus on its summary, Enter.
+    await page.evaluate(`${event}.querySelector('summary').focus()`);
+    await browser.cdp.send('Input.dispatchKeyEvent', { type: 'keyDown', key: 'Enter', code: 'Enter', windowsVirtualKeyCode: 13, text: '\r' }, page.session);
+    await browser.cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', key: 'Enter', code: 'Enter', windowsVirtualKeyCode: 13 }, page.session);
+    await page.waitUntil(`${event}.querySelector('details').open`, 'the kickoff opened');
+    const attendees = await page.evaluate<string[]>(`[...${event}.querySelectorAll('ul.attendees li')].map((li) => li.textContent)`);
+    assert.equal(attendees.length, 3);
+    assert.match(attendees[0] ?? '', new RegExp(`^${AIKO}: accepted.*organizer.*this calendar`));
+    assert.match(attendees[1] ?? '', new RegExp(`^${BEN}: accepted.*Bringing the slides`));
+    assert.match(attendees[2] ?? '', new RegExp(`^${EXTERNAL}: needsAction.*optional`));
+    assert.ok(await page.evaluate(`${event}.querySelector('ul.attendees').checkVisibility()`), 'shown on the page');
+
+    // Two writes: a new event inviting Ben and the guest, then a change only the guest hears of.
+    const token = await tokenFor(url, 'calendar');
+    const created = await api(url, token, 'calendars/primary/events?sendUpdates=all', {
+      method: 'POST',
+      body: { summary: 'Retro', start: { dateTime: '2030-03-20T09:00:00Z' }, end: { dateTime: '2030-03-20T10:00:00Z' }, attendees: [{ email: BEN }, { email: EXTERNAL }] },
+    });
+    assert.equal(created.status, 200, created.text);
+    assert.equal((await api(url, token, 'calendars/primary/events/kickoff0310?sendUpdates=externalOnly', { method: 'PATCH', body: { summary: 'Kickoff, moved' } })).status, 200);
+    const rows = `[...document.querySelectorAll('#outbox-messages tbody tr')].map((tr) => [...tr.cells].slice(1).map((td) => td.textContent))`;
+    await page.waitUntil(`${rows}.length === 3`, 'three messages in the Outbox panel');
+    // Newest first; within one write, one message per attendee in the order the API keeps.
+    assert.deepEqual(await page.evaluate(rows), [
+      [EXTERNAL, 'update', 'Kickoff, moved', 'user-aiko', 'kickoff0310'],
+      [EXTERNAL, 'invitation', 'Retro', 'user-aiko', created.json.id],
+      [BEN, 'invitation', 'Retro', 'user-aiko', created.json.id],
+    ]);
+    const messages = (await call(`${url}/__svc/outbox`)).json.messages;
+    assert.deepEqual(await page.evaluate(`[...document.querySelectorAll('#outbox-messages tbody tr')].map((tr) => tr.cells[0].textContent)`), messages.map((m: { at: string }) => m.at).reverse());
+
+    await browser.cdp.send('Emulation.setDeviceMetricsOverride', { width: 360, height: 740, deviceScaleFactor: 1, mobile: false }, page.session);
+    assert.ok(await page.evaluate(`document.documentElement.scrollWidth <= innerWidth`), 'the outbox and the attendees fit a 360 px window');
+
+    await page.click('Clear outbox');
+    await page.waitUntil(`document.getElementById('outbox-messages').textContent.includes('The outbox is empty.')`, 'the outbox emptied');
+    assert.deepEqual((await call(`${url}/__svc/outbox`)).json.messages, []);
+    assert.deepEqual(page.problems, []);
+  });
+});
