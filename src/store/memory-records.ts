@@ -11,38 +11,41 @@ import type { AccessTokenRecord, CalendarListEntryRecord, CalendarRecord, Channe
   ClientRecord, ConnectionRecord, EventRecord, Json, JsonObject, RefreshTokenRecord, UserRecord } from './store.ts';
 
 /**
- * Values storedJson has returned: deeply frozen, so a later put that holds one again (a record
- * built from one it read, an event's copies sharing one attendee list) keeps it without walking it.
+ * Values storedJson has returned that hold objects of their own: deeply frozen, so a later put
+ * that holds one again (a record built from one it read, an event's copies sharing one attendee
+ * list) keeps it without walking it. Only those: adding to a WeakSet costs microseconds once it
+ * holds a store's worth of values (and every collection walks it again), more than walking a
+ * value whose members are all primitives (an attendee entry) costs each time it is put again.
+ * A record's data itself is not kept either: a put of the same data again walks its keys only.
  */
 const deeplyFrozen = new WeakSet<object>();
 
 /**
  * The deeply frozen form of `v` a put keeps: `v` itself when it already is deeply frozen, else a
  * frozen copy that reuses every deeply frozen part of it. A frozen object with a mutable child
- * is copied, so no later edit by the caller can reach the store.
+ * is copied, so no later edit by the caller can reach the store. `top`: `v` is a record's data.
  */
-function storedJson<T extends Json>(v: T): T {
+function storedJson<T extends Json>(v: T, top = false): T {
   if (typeof v !== 'object' || v === null || deeplyFrozen.has(v)) return v;
   let same = Object.isFrozen(v);
+  let nested = false;
+  const keep = (value: Json): Json => {
+    if (typeof value !== 'object' || value === null) return value;
+    nested = true;
+    const stored = storedJson(value);
+    if (stored !== value) same = false;
+    return stored;
+  };
   let kept: Json[] | JsonObject;
   if (Array.isArray(v)) {
-    kept = v.map((item) => {
-      const stored = storedJson(item);
-      if (stored !== item) same = false;
-      return stored;
-    });
+    kept = v.map(keep);
   } else {
     const out: JsonObject = {};
-    for (const k in v) {
-      const value = (v as JsonObject)[k] as Json;
-      const stored = storedJson(value);
-      if (stored !== value) same = false;
-      out[k] = stored;
-    }
+    for (const k in v) out[k] = keep((v as JsonObject)[k] as Json);
     kept = out;
   }
   const result = same ? v : Object.freeze(kept);
-  deeplyFrozen.add(result);
+  if (nested && !top) deeplyFrozen.add(result);
   return result as T;
 }
 
@@ -58,12 +61,12 @@ export const storedEvent = (e: EventRecord): EventRecord => Object.freeze<EventR
   endMs: e.endMs,
   iCalUID: e.iCalUID,
   updatedMs: e.updatedMs,
-  data: storedJson(e.data),
+  data: storedJson(e.data, true),
 });
 export const copyClient = (c: ClientRecord): ClientRecord => ({ ...c, redirectUris: [...c.redirectUris] });
 export const copyUser = (u: UserRecord): UserRecord => ({ ...u });
-export const storedCalendar = (c: CalendarRecord): CalendarRecord => Object.freeze({ ...c, data: storedJson(c.data) });
-export const storedEntry = (e: CalendarListEntryRecord): CalendarListEntryRecord => Object.freeze({ ...e, data: storedJson(e.data) });
+export const storedCalendar = (c: CalendarRecord): CalendarRecord => Object.freeze({ ...c, data: storedJson(c.data, true) });
+export const storedEntry = (e: CalendarListEntryRecord): CalendarListEntryRecord => Object.freeze({ ...e, data: storedJson(e.data, true) });
 export const copyConnection = (c: ConnectionRecord): ConnectionRecord => ({ ...c, scopes: [...c.scopes] });
 export const copyAccessToken = (t: AccessTokenRecord): AccessTokenRecord => ({ ...t });
 export const copyRefreshToken = (t: RefreshTokenRecord): RefreshTokenRecord => ({ ...t });
