@@ -260,8 +260,9 @@ function syncOne(ctx: CopyContext, user: UserRecord, organizer: EventRecord, mas
     ctx.store.putEvent(copyRecord(ctx, calendar, organizer, data, master, undefined));
     return true;
   }
-  const answer = entryOf(organizer.data, user.email)?.responseStatus;
-  if (existing?.status === 'cancelled' && answer === 'declined') return false;
+  // The answer is looked up only for a cancelled copy: searching the guest list for every
+  // invitee would make an insert's copies cost the square of its guests.
+  if (existing?.status === 'cancelled' && entryOf(organizer.data, user.email)?.responseStatus === 'declined') return false;
   const data = copyData(organizer.data, own ?? (existing !== undefined ? privateOf(existing.data) : initialPrivate(organizer.data)));
   if (existing !== undefined && existing.status === statusOf(data) && sameData(withoutHistory(existing.data), data)) return false;
   ctx.store.putEvent(copyRecord(ctx, calendar, organizer, data, master, existing));
