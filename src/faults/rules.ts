@@ -138,8 +138,11 @@ export class FaultRules {
 
   #decideAmong(rules: readonly StoredRule[] | undefined, subject: FaultSubject): FaultDecision | undefined {
     if (rules === undefined) return undefined;
+    // `primary` means the requesting user's primary calendar, on either side (BEHAVIOUR.md §4.4):
+    // the request's calendar is resolved once here, each rule's in matches().
+    const calendarId = subject.calendarId === PRIMARY_ALIAS ? subject.primaryCalendarId : subject.calendarId;
     for (const rule of rules) {
-      if (isUsedUp(rule) || !matches(rule.spec.match, subject)) continue;
+      if (isUsedUp(rule) || !matches(rule.spec.match, subject, calendarId)) continue;
       if (rule.passed < rule.spec.afterMatches) {
         rule.passed++;
         continue;
@@ -155,18 +158,15 @@ function isUsedUp(rule: StoredRule): boolean {
   return rule.spec.times !== 0 && rule.hits >= rule.spec.times;
 }
 
-function matches(match: FaultMatch, subject: FaultSubject): boolean {
+function matches(match: FaultMatch, subject: FaultSubject, calendarId: string | undefined): boolean {
   if (match.userId !== undefined && match.userId !== subject.userId) return false;
   if (match.clientId !== undefined && match.clientId !== subject.clientId) return false;
   if (match.syncToken !== undefined && match.syncToken !== (subject.syncToken ?? false)) return false;
   if (match.grantType !== undefined && match.grantType !== subject.grantType) return false;
   if (match.channelId !== undefined && match.channelId !== subject.channelId) return false;
   if (match.calendarId !== undefined) {
-    // `primary` means the requesting user's primary calendar, on either side (BEHAVIOUR.md §4.4).
-    const primary = subject.primaryCalendarId;
-    const resolve = (id: string | undefined) => (id === PRIMARY_ALIAS ? primary : id);
-    const wanted = resolve(match.calendarId);
-    if (wanted === undefined || wanted !== resolve(subject.calendarId)) return false;
+    const wanted = match.calendarId === PRIMARY_ALIAS ? subject.primaryCalendarId : match.calendarId;
+    if (wanted === undefined || wanted !== calendarId) return false;
   }
   return true;
 }
