@@ -65,14 +65,19 @@ const get: CalendarHandler = (call) => {
   return respondText(call, targetEtag(target), itemJson(targetItem(target, textContext(call.caches.renders, ctx))));
 };
 
-const insert: CalendarHandler = (call) => {
+/** What insert, update and patch read before their transaction: the body and the write's parameters. */
+function writeRequest(call: CalendarCall) {
   const calendar = calendarOf(call);
   const ctx = renderContext(call, calendar);
   const body = jsonBody(call.req);
   const conferenceDataVersion = conferenceDataVersionParam(call.req.query);
   const send = sendUpdatesParam(call.req.query);
   const write = { ...writeContext(call, calendar), conferenceDataVersion };
-  const run = invitationRun(write, send);
+  return { calendar, ctx, body, write, run: invitationRun(write, send) };
+}
+
+const insert: CalendarHandler = (call) => {
+  const { ctx, body, write, run } = writeRequest(call);
   const record = transact(call, () => {
     const created = insertEventRecord(body, write);
     call.app.store.putEvent(created);
@@ -85,13 +90,7 @@ const insert: CalendarHandler = (call) => {
 
 function modify(mode: WriteMode): CalendarHandler {
   return (call) => {
-    const calendar = calendarOf(call);
-    const ctx = renderContext(call, calendar);
-    const body = jsonBody(call.req);
-    const conferenceDataVersion = conferenceDataVersionParam(call.req.query);
-    const send = sendUpdatesParam(call.req.query);
-    const write = { ...writeContext(call, calendar), conferenceDataVersion };
-    const run = invitationRun(write, send);
+    const { calendar, ctx, body, write, run } = writeRequest(call);
     const record = transact(call, () => {
       const target = targetOf(call, calendar);
       checkIfMatch(call.req, targetEtag(target));
