@@ -152,7 +152,9 @@ export async function launchChromium(timeoutMs = 20_000): Promise<Browser> {
       child.kill('SIGKILL');
       await exited;
     }
-    rmSync(profile, { recursive: true, force: true });
+    // Chromium's helper processes (crashpad, renderers) can outlive the killed browser by a moment
+    // and still write into the profile: retried, as rmSync does on ENOTEMPTY and EBUSY.
+    rmSync(profile, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
   };
   let wsUrl: string;
   try {

@@ -21,8 +21,12 @@ describe('the consent page in Chromium', { skip: BROWSER_SKIP, timeout: 90_000 }
     const service = await start({ port: 0, fixture: OAUTH_FIXTURE });
     let browser: Browser | undefined;
     t.after(async () => {
-      await browser?.close();
-      await service.close();
+      // The service closes even when the browser's cleanup fails, or the test process would hang on it.
+      try {
+        await browser?.close();
+      } finally {
+        await service.close();
+      }
     });
     browser = await launchChromium();
     return { base: service.url, browser };
@@ -118,8 +122,12 @@ describe('the consent page in Chromium', { skip: BROWSER_SKIP, timeout: 90_000 }
     const service = await start({ port, fixture: OAUTH_FIXTURE, baseUrl: `http://localhost:${port}` });
     let browser: Browser | undefined;
     t.after(async () => {
-      await browser?.close();
-      await service.close();
+      // The service closes even when the browser's cleanup fails, or the test process would hang on it.
+      try {
+        await browser?.close();
+      } finally {
+        await service.close();
+      }
     });
     browser = await launchChromium();
     const { cdp, newPage } = browser;

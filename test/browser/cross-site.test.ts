@@ -54,8 +54,12 @@ describe('cross-site requests to /__svc/ from Chromium (CONTRACT §5)', { skip: 
     let browser: Browser | undefined;
     // browser first: the service's close() waits for the browser's open connections
     t.after(async () => {
-      await browser?.close();
-      await service.close();
+      // The service closes even when the browser's cleanup fails, or the test process would hang on it.
+      try {
+        await browser?.close();
+      } finally {
+        await service.close();
+      }
       await new Promise<void>((resolve) => attacker.close(() => resolve()));
     });
     const port = (attacker.address() as AddressInfo).port;

@@ -31,8 +31,12 @@ describe('the inspector page shows attendees and the outbox, in Chromium (CONTRA
     const service = await start({ port: 0, fixture: worldFixture([KICKOFF]) });
     let browser: Browser | undefined;
     t.after(async () => {
-      await browser?.close();
-      await service.close();
+      // The service closes even when the browser's cleanup fails, or the test process would hang on it.
+      try {
+        await browser?.close();
+      } finally {
+        await service.close();
+      }
     });
     browser = await launchChromium();
     const { url } = service;

@@ -29,8 +29,12 @@ describe('the inspector page in Chromium (CONTRACT §11)', { skip: BROWSER_SKIP,
     const service = await start({ port: 0 });
     let browser: Browser | undefined;
     t.after(async () => {
-      await browser?.close();
-      await service.close();
+      // The service closes even when the browser's cleanup fails, or the test process would hang on it.
+      try {
+        await browser?.close();
+      } finally {
+        await service.close();
+      }
     });
     browser = await launchChromium();
     return { url: service.url, browser };
