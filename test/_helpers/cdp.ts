@@ -196,3 +196,26 @@ export async function launchChromium(timeoutMs = 20_000): Promise<Browser> {
     },
   };
 }
+
+/**
+ * Chromium for a test against `service` (and any `others`, such as a page server), all closed
+ * after the test: the browser first (a server's close() waits for the browser's open
+ * connections), and the servers even when the browser's cleanup fails, or the test process
+ * would hang on them. Registered before Chromium starts, so a failed launch closes them too.
+ */
+export async function launchChromiumFor(t: { after(fn: () => unknown): void }, service: Closable, ...others: Closable[]): Promise<Browser> {
+  let browser: Browser | undefined;
+  t.after(async () => {
+    try {
+      await browser?.close();
+    } finally {
+      for (const server of [service, ...others]) await server.close();
+    }
+  });
+  browser = await launchChromium();
+  return browser;
+}
+
+interface Closable {
+  close(): Promise<void>;
+}

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
-import { BROWSER_SKIP, launchChromium } from '../_helpers/cdp.ts';
+import { BROWSER_SKIP, launchChromiumFor } from '../_helpers/cdp.ts';
 import type { Browser } from '../_helpers/cdp.ts';
 import { approveConsent, authorizeQuery, DEFAULT_CLIENT, OAUTH_FIXTURE, openConsent } from '../_helpers/oauth.ts';
 import { start } from '../../src/index.ts';
@@ -19,16 +19,7 @@ describe('the consent page in Chromium', { skip: BROWSER_SKIP, timeout: 90_000 }
   // One cleanup, browser first: the service's close() waits for the browser's open connections.
   async function setup(t: { after(fn: () => unknown): void }): Promise<{ base: string; browser: Browser }> {
     const service = await start({ port: 0, fixture: OAUTH_FIXTURE });
-    let browser: Browser | undefined;
-    t.after(async () => {
-      // The service closes even when the browser's cleanup fails, or the test process would hang on it.
-      try {
-        await browser?.close();
-      } finally {
-        await service.close();
-      }
-    });
-    browser = await launchChromium();
+    const browser = await launchChromiumFor(t, service);
     return { base: service.url, browser };
   }
 
@@ -120,16 +111,7 @@ describe('the consent page in Chromium', { skip: BROWSER_SKIP, timeout: 90_000 }
   it('with --base-url http://localhost:P, approving on the page opened as 127.0.0.1:P is 403; as localhost:P it works', async (t) => {
     const port = await freePort();
     const service = await start({ port, fixture: OAUTH_FIXTURE, baseUrl: `http://localhost:${port}` });
-    let browser: Browser | undefined;
-    t.after(async () => {
-      // The service closes even when the browser's cleanup fails, or the test process would hang on it.
-      try {
-        await browser?.close();
-      } finally {
-        await service.close();
-      }
-    });
-    browser = await launchChromium();
+    const browser = await launchChromiumFor(t, service);
     const { cdp, newPage } = browser;
     const approve = async (origin: string, page: string) => {
       const loaded = cdp.waitFor('Page.loadEventFired', page);

@@ -8,8 +8,7 @@ import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
-import { BROWSER_SKIP, launchChromium } from '../_helpers/cdp.ts';
-import type { Browser } from '../_helpers/cdp.ts';
+import { BROWSER_SKIP, launchChromiumFor } from '../_helpers/cdp.ts';
 import { CALENDAR_FIXTURE, tokenFor } from '../_helpers/calendar.ts';
 import { start } from '../../src/index.ts';
 
@@ -27,19 +26,8 @@ describe('a browser app on another origin (CONTRACT §12)', { skip: BROWSER_SKIP
   it('preflight, fetch with a bearer token, headers, errors and query tokens; nothing outside the API', async (t) => {
     const service = await start({ port: 0, fixture: CALENDAR_FIXTURE });
     const app = await appServer();
-    let browser: Browser | undefined;
-    // browser first: the service's close() waits for the browser's open connections
-    t.after(async () => {
-      // The service closes even when the browser's cleanup fails, or the test process would hang on it.
-      try {
-        await browser?.close();
-      } finally {
-        await service.close();
-      }
-      await new Promise<void>((resolve) => app.server.close(() => resolve()));
-    });
+    const browser = await launchChromiumFor(t, service, { close: () => new Promise<void>((resolve) => app.server.close(() => resolve())) });
     const token = await tokenFor(service.url, ['calendar', 'openid', 'email']);
-    browser = await launchChromium();
     const { cdp, newPage } = browser;
     const page = await newPage();
     await cdp.send('Network.enable', {}, page);

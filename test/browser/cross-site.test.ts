@@ -8,8 +8,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
-import { BROWSER_SKIP, launchChromium } from '../_helpers/cdp.ts';
-import type { Browser } from '../_helpers/cdp.ts';
+import { BROWSER_SKIP, launchChromiumFor } from '../_helpers/cdp.ts';
 import { api, CALENDAR_FIXTURE, tokenFor } from '../_helpers/calendar.ts';
 import { call } from '../_helpers/service.ts';
 import { start } from '../../src/index.ts';
@@ -51,23 +50,11 @@ describe('cross-site requests to /__svc/ from Chromium (CONTRACT §5)', { skip: 
       res.end(`<!DOCTYPE html>${page ?? ''}`);
     });
     await new Promise<void>((resolve) => attacker.listen(0, '127.0.0.1', resolve));
-    let browser: Browser | undefined;
-    // browser first: the service's close() waits for the browser's open connections
-    t.after(async () => {
-      // The service closes even when the browser's cleanup fails, or the test process would hang on it.
-      try {
-        await browser?.close();
-      } finally {
-        await service.close();
-      }
-      await new Promise<void>((resolve) => attacker.close(() => resolve()));
-    });
+    const browser = await launchChromiumFor(t, service, { close: () => new Promise<void>((resolve) => attacker.close(() => resolve())) });
     const port = (attacker.address() as AddressInfo).port;
     const token = await tokenFor(service.url, 'calendar');
     const workspace = async () => `${(await call(`${service.url}/__svc/users`)).text} ${(await call(`${service.url}/__svc/clock`)).json.offsetSeconds}`;
     const before = await workspace();
-
-    browser = await launchChromium();
     const { cdp, newPage } = browser;
     // Another port of the same host is same-site, another host name cross-site: both refused.
     for (const origin of [`http://localhost:${port}`, `http://127.0.0.1:${port}`]) {

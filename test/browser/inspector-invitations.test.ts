@@ -5,8 +5,7 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { BROWSER_SKIP, launchChromium } from '../_helpers/cdp.ts';
-import type { Browser } from '../_helpers/cdp.ts';
+import { BROWSER_SKIP, launchChromiumFor } from '../_helpers/cdp.ts';
 import { api, tokenFor } from '../_helpers/calendar.ts';
 import { openPage } from '../_helpers/page.ts';
 import { call } from '../_helpers/service.ts';
@@ -29,16 +28,7 @@ const KICKOFF = {
 describe('the inspector page shows attendees and the outbox, in Chromium (CONTRACT §11, §13)', { skip: BROWSER_SKIP, timeout: 120_000 }, () => {
   it("opens an event on its attendees' answers, lists the mail of a sendUpdates write newest first, and Clear outbox empties it", async (t) => {
     const service = await start({ port: 0, fixture: worldFixture([KICKOFF]) });
-    let browser: Browser | undefined;
-    t.after(async () => {
-      // The service closes even when the browser's cleanup fails, or the test process would hang on it.
-      try {
-        await browser?.close();
-      } finally {
-        await service.close();
-      }
-    });
-    browser = await launchChromium();
+    const browser = await launchChromiumFor(t, service);
     const { url } = service;
     const page = await openPage(browser, `${url}/__svc/ui?user=user-aiko&date=2030-03-10`);
     await page.waitUntil(`document.body.dataset.ready === 'true'`, 'its panels loaded');

@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
-import { BROWSER_SKIP, launchChromium } from '../_helpers/cdp.ts';
+import { BROWSER_SKIP, launchChromiumFor } from '../_helpers/cdp.ts';
 import type { Browser } from '../_helpers/cdp.ts';
 import { api, tokenFor } from '../_helpers/calendar.ts';
 import { eventually, openPage } from '../_helpers/page.ts';
@@ -27,16 +27,7 @@ describe('the inspector page in Chromium (CONTRACT §11)', { skip: BROWSER_SKIP,
   // One cleanup, browser first: the service's close() waits for the browser's open connections.
   async function launch(t: { after(fn: () => unknown): void }): Promise<{ url: string; browser: Browser }> {
     const service = await start({ port: 0 });
-    let browser: Browser | undefined;
-    t.after(async () => {
-      // The service closes even when the browser's cleanup fails, or the test process would hang on it.
-      try {
-        await browser?.close();
-      } finally {
-        await service.close();
-      }
-    });
-    browser = await launchChromium();
+    const browser = await launchChromiumFor(t, service);
     return { url: service.url, browser };
   }
 
