@@ -275,7 +275,8 @@ function holdsLive(store: Store, calendar: CalendarRecord, master: EventRecord):
   return copy !== undefined && copy.status !== 'cancelled' && copy.iCalUID === master.iCalUID && isCopy(copy);
 }
 
-function initialPrivate(organizer: JsonObject): JsonObject {
+/** The private properties a new copy starts with: the organizer's transparency (see the header). */
+export function initialPrivate(organizer: JsonObject): JsonObject {
   return organizer.transparency === undefined ? {} : { transparency: organizer.transparency };
 }
 
