@@ -8,7 +8,9 @@
 // JSON.parse's own `__proto__` member is seen too; `constructor` and `Id` are unknown like any
 // other typo), every container is the type the rule says (absent is empty, `null` is not), ids,
 // e-mail addresses and URIs hold no control character, and events hold only the members the
-// Event schema of the discovery document defines, at every depth. Messages name the path and the
+// Event schema of the discovery document defines, at every depth; an event entry whose
+// `organizer` names another calendar is an invitee's entry (FixtureInvitation), which may hold
+// only the invitee's own part of that calendar's event. Messages name the path and the
 // rule, never a value: the startup error line goes to logs, and a fixture may hold client secrets.
 
 import { readFileSync } from 'node:fs';
@@ -18,7 +20,7 @@ import { eventMemberFault } from './fixtures/event-members.ts';
 import { CONTROL_CHARACTER, CONTROL_CHARACTER_RULE, memberPath, unknownKeyRule } from './fixtures/paths.ts';
 import { jsonErrorPosition } from './json-error-position.ts';
 import type { JsonObject } from './store/store.ts';
-import { assertArray, assertBoolean, assertEnum, assertInteger, assertObject, assertString, ruleText } from './validation.ts';
+import { assertArray, assertBoolean, assertEnum, assertInteger, assertObject, assertString, isJsonObject, ruleText } from './validation.ts';
 import type { Fail, JsonRecord } from './validation.ts';
 
 export class FixtureError extends Error {
@@ -45,7 +47,31 @@ export interface FixtureCalendar {
   hidden: boolean;
   /** Removed from its owner's calendar list (calendarList.delete), as the export writes it. */
   deleted: boolean;
+  /** The calendar's `events` as written; its invitees' entries are also in `invitations`, and loaded from there. */
   events: unknown[];
+  invitations: FixtureInvitation[];
+}
+
+/**
+ * An invitee's entry (CONTRACT §13, README "Fixtures"): on their primary calendar, an event
+ * entry whose `organizer` names another calendar holds what is the invitee's own in their copy
+ * of that calendar's event: the copy's private properties and whether they deleted it. The
+ * organizer's side (the event, its attendees and their answers) is the organizer's entry.
+ */
+export interface FixtureInvitation {
+  /** Where the entry sits in its calendar's `events`, and its JSON path. */
+  index: number;
+  path: string;
+  id: string;
+  /** The id of the calendar that holds the organizer's event. */
+  organizer: string;
+  /** The private properties the entry gives, as written (null: the copy has none of it). */
+  own: JsonObject;
+  /** `status: cancelled`: the invitee deleted their copy (declining). */
+  cancelled: boolean;
+  /** For a copy of one instance of a series: the instance, as an exception names it. */
+  recurringEventId: string | undefined;
+  originalStartTime: JsonObject | undefined;
 }
 
 export interface FixtureUser {
@@ -223,11 +249,66 @@ function parseCalendar(value: unknown, path: string, email: string): FixtureCale
   // BEHAVIOUR.md §4.3: one's own primary calendar cannot leave one's list.
   if (primary && deleted) throw new FixtureError(`${path}.deleted`, 'the primary calendar cannot be removed from the calendar list');
   const events = optionalArray(calendar.events, `${path}.events`);
+  const invitations: FixtureInvitation[] = [];
   events.forEach((event, e) => {
-    const fault = eventMemberFault(event, `${path}.events[${e}]`);
+    const eventPath = `${path}.events[${e}]`;
+    const fault = eventMemberFault(event, eventPath);
     if (fault !== undefined) throw new FixtureError(fault.path, fault.rule);
+    const organizer = otherOrganizer(event as JsonRecord, primary ? email : (id as string));
+    if (organizer === undefined) return;
+    if (!primary) throw new FixtureError(`${eventPath}.organizer.email`, "names another calendar: an invitee's entry belongs on their primary calendar");
+    const invitation = parseInvitation(event as JsonRecord, eventPath, e, organizer);
+    const earlier = invitations.find((i) => i.id === invitation.id);
+    if (earlier !== undefined) throw new FixtureError(`${eventPath}.id`, `duplicate invitee's entry for this event, also at ${earlier.path}`);
+    invitations.push(invitation);
   });
-  return { primary, id, timeZone, calendarFields, entryFields, hidden, deleted, events };
+  return { primary, id, timeZone, calendarFields, entryFields, hidden, deleted, events, invitations };
+}
+
+/**
+ * The calendar an event entry names as its organizer when that is not `calendarId`: such an
+ * entry is an invitee's entry. An `organizer` naming the calendar itself means nothing (the
+ * loader derives it, as events.insert ignores it), as it did before invitee entries existed.
+ */
+function otherOrganizer(event: JsonRecord, calendarId: string): string | undefined {
+  const organizer = event.organizer;
+  if (!isJsonObject(organizer) || typeof organizer.email !== 'string') return undefined;
+  return organizer.email.toLowerCase() === calendarId.toLowerCase() ? undefined : organizer.email;
+}
+
+/** What an invitee's entry may hold besides its private properties. */
+const INVITATION_KEYS = ['id', 'organizer', 'status', 'recurringEventId', 'originalStartTime'];
+
+/** The private properties of a copy, as Event members (events/invitations.ts PRIVATE_FIELDS). */
+const OWN_KEYS = ['reminders', 'colorId', 'transparency', 'extendedProperties'];
+
+const SHARED_IN_INVITATION =
+  "is the organizer's: an invitee's entry holds only the copy's own reminders, colorId, transparency, extendedProperties.private and status";
+
+// The members were checked against the Event schema already; here what an invitee's entry may
+// say. Whether the organizer's event invites them is checked at load (src/fixtures/load.ts).
+function parseInvitation(entry: JsonRecord, path: string, index: number, organizer: string): FixtureInvitation {
+  for (const key of Object.keys(entry)) {
+    if (!INVITATION_KEYS.includes(key) && !OWN_KEYS.includes(key)) throw new FixtureError(memberPath(path, key), SHARED_IN_INVITATION);
+  }
+  onlyKeys(object(entry.organizer, `${path}.organizer`), `${path}.organizer`, ['email']);
+  identifier(organizer, `${path}.organizer.email`);
+  const id = identifier(entry.id, `${path}.id`);
+  if (entry.status !== undefined && entry.status !== 'cancelled') {
+    throw new FixtureError(`${path}.status`, 'must be "cancelled" (the invitee deleted their copy) or absent in an invitee\'s entry');
+  }
+  const extended = entry.extendedProperties;
+  if (isJsonObject(extended)) {
+    for (const key of Object.keys(extended)) if (key !== 'private') throw new FixtureError(memberPath(`${path}.extendedProperties`, key), SHARED_IN_INVITATION);
+  }
+  const own: JsonObject = {};
+  for (const key of OWN_KEYS) if (entry[key] !== undefined) own[key] = entry[key] as JsonObject[string];
+  // An instance's copy names its instance as an exception does: both members or neither.
+  const recurringEventId = entry.recurringEventId === undefined ? undefined : identifier(entry.recurringEventId, `${path}.recurringEventId`);
+  const originalStartTime = entry.originalStartTime === undefined ? undefined : object(entry.originalStartTime, `${path}.originalStartTime`);
+  if (recurringEventId === undefined && originalStartTime !== undefined) throw new FixtureError(`${path}.recurringEventId`, 'is required with originalStartTime');
+  if (recurringEventId !== undefined && originalStartTime === undefined) throw new FixtureError(`${path}.originalStartTime`, 'is required with recurringEventId');
+  return { index, path, id, organizer, own, cancelled: entry.status === 'cancelled', recurringEventId, originalStartTime: originalStartTime as JsonObject | undefined };
 }
 
 // EventReminder (METHODS.md §3.4): method email|popup, minutes 0..40320.
