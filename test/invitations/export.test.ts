@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { BACKENDS, skipUnless } from '../_helpers/backends.ts';
 import { call } from '../_helpers/service.ts';
-import { BEN, CLEO, EXTERNAL, USERS, meeting, startWorld } from './world.ts';
+import { AIKO, BEN, CLEO, EXTERNAL, USERS, meeting, startWorld } from './world.ts';
 import type { Who, World } from './world.ts';
 
 const SERIES = {
@@ -56,6 +56,64 @@ for (const backend of BACKENDS) {
         assert.deepEqual(await calendarOf(again, who), before[who], `${who}'s calendar after the round trip`);
       }
       assert.deepEqual((await call(`${again.url}/__svc/fixtures`)).json.users, exported.users);
+    });
+
+    test('what is an invitee\'s own in their copy (private properties, a deleted copy or instance) is exported on their calendar and comes back', async (t) => {
+      const w = await startWorld(t, backend);
+      const own = { reminders: { useDefault: false, overrides: [{ method: 'popup', minutes: 7 }] }, colorId: '4', transparency: 'transparent', extendedProperties: { private: { note: 'mine' } } };
+      const single = (await w.as('aiko', 'POST', w.events('aiko'), meeting({ attendees: [{ email: BEN }, { email: CLEO }], extendedProperties: { shared: { room: '5' } } }))).json;
+      // Made free by its organizer after Ben's copy was made: his copy stays busy (its own transparency, none).
+      const later = (await w.as('aiko', 'POST', w.events('aiko'), meeting({ summary: 'Later', attendees: [{ email: BEN }] }, 11))).json;
+      const series = (await w.as('ben', 'POST', w.events('ben'), { ...SERIES, attendees: [{ email: USERS.aiko }, { email: CLEO }] })).json;
+      const instances = (await w.as('ben', 'GET', w.events('ben', `/${series.id}/instances`))).json.items;
+      const cleoSeries = (await w.as('aiko', 'POST', w.events('aiko'), { ...SERIES, summary: 'Retro', attendees: [{ email: CLEO }, { email: BEN }] })).json;
+      const retros = (await w.as('aiko', 'GET', w.events('aiko', `/${cleoSeries.id}/instances`))).json.items;
+      const writes: Array<[Who, string, string, object?]> = [
+        ['aiko', 'PATCH', w.events('aiko', `/${later.id}`), { transparency: 'transparent' }],
+        ['ben', 'PATCH', w.events('ben', `/${single.id}`), own],
+        ['cleo', 'DELETE', w.events('cleo', `/${single.id}`)],
+        ['aiko', 'PATCH', w.events('aiko', `/${series.id}`), { colorId: '9', extendedProperties: { private: { series: 'yes' } } }],
+        ['aiko', 'PATCH', w.events('aiko', `/${instances[1].id}`), { reminders: { useDefault: false, overrides: [{ method: 'email', minutes: 30 }] } }],
+        ['cleo', 'DELETE', w.events('cleo', `/${instances[2].id}`)],
+        ['aiko', 'PATCH', w.events('aiko', `/${retros[1].id}`), { summary: 'Retro, moved' }],
+        ['cleo', 'DELETE', w.events('cleo', `/${cleoSeries.id}`)],
+      ];
+      for (const [who, method, path, body] of writes) {
+        const answer = await w.as(who, method, path, body);
+        assert.ok(answer.status === 200 || answer.status === 204, `${who} ${method} ${path}: ${answer.status} ${answer.text}`);
+      }
+      const cleoInstance = await w.as('cleo', 'GET', w.events('cleo', `/${instances[2].id}`));
+      assert.equal(cleoInstance.json.status, 'cancelled', 'Cleo deleted one instance of her copy');
+
+      const exported = (await call(`${w.url}/__svc/fixtures`)).json;
+      const entries = (who: Who): any[] => exported.users.find((u: any) => u.email === USERS[who]).calendars[0].events.filter((e: any) => e.organizer !== undefined);
+      const originalStartTime = (id: string): unknown => exported.users.find((u: any) => u.email === BEN).calendars[0].events.find((e: any) => e.id === id).originalStartTime;
+      const byId = (list: any[]): any[] => [...list].sort((a, b) => a.id.localeCompare(b.id));
+      assert.deepEqual(entries('ben'), byId([
+        { id: single.id, organizer: { email: AIKO }, ...own },
+        { id: later.id, organizer: { email: AIKO }, transparency: null },
+      ]));
+      assert.deepEqual(entries('aiko'), byId([
+        { id: series.id, organizer: { email: BEN }, colorId: '9', extendedProperties: { private: { series: 'yes' } } },
+        { id: instances[1].id, organizer: { email: BEN }, recurringEventId: series.id, originalStartTime: originalStartTime(instances[1].id),
+          // The instance of her copy had the private properties of her series' copy, and she patched it.
+          reminders: { useDefault: false, overrides: [{ method: 'email', minutes: 30 }] }, colorId: '9', extendedProperties: { private: { series: 'yes' } } },
+      ]));
+      assert.deepEqual(entries('cleo'), byId([
+        { id: single.id, organizer: { email: AIKO }, status: 'cancelled' },
+        { id: instances[2].id, organizer: { email: BEN }, recurringEventId: series.id, originalStartTime: originalStartTime(instances[2].id), status: 'cancelled' },
+        { id: cleoSeries.id, organizer: { email: AIKO }, status: 'cancelled' },
+        { id: retros[1].id, organizer: { email: AIKO }, recurringEventId: cleoSeries.id, originalStartTime: exported.users[0].calendars[0].events.find((e: any) => e.id === retros[1].id).originalStartTime, status: 'cancelled' },
+      ]));
+
+      const before = { aiko: await calendarOf(w, 'aiko'), ben: await calendarOf(w, 'ben'), cleo: await calendarOf(w, 'cleo') };
+      const again = await startWorld(t, backend);
+      await again.load(exported);
+      for (const who of ['aiko', 'ben', 'cleo'] as const) {
+        assert.deepEqual(await calendarOf(again, who), before[who], `${who}'s calendar after the round trip`);
+      }
+      assert.deepEqual(await again.outbox(), [], 'loading records no mail');
+      assert.deepEqual((await call(`${again.url}/__svc/fixtures`)).json, exported, 'a second export equals the first');
     });
   });
 }
