@@ -18,6 +18,9 @@
 // not modelled). A cancelled copy stays cancelled while its invitee's answer is `declined` and
 // the organizer's record is not: that is an invitation the invitee deleted (an organizer's
 // removal also cancels, and re-adding makes a new `needsAction` entry, which revives it).
+// An invitee of an organizer's record that is cancelled holds it cancelled even when they held
+// no copy before (a fixture or an export loaded anew, an event inserted cancelled): a deleted
+// event reads back by id as `cancelled` for everyone it invited, as it does for its organizer.
 //
 // An event of the invitee's own that already holds the id (an unrelated event, not a copy of
 // this one) is left alone and that invitee gets no copy: an invitation must not overwrite data.
@@ -226,10 +229,6 @@ function copyRecord(
   return existing !== undefined && organizer.recurringEventId === null ? withHistory(existing, record) : record;
 }
 
-function cancelledCopy(ctx: CopyContext, existing: EventRecord): EventRecord {
-  return { ...existing, seq: ctx.store.nextSeq(), status: 'cancelled', updatedMs: ctx.now, data: { ...existing.data, status: 'cancelled' } };
-}
-
 /**
  * Brings `user`'s copy of `organizer` in line: `invited` says whether they are to hold it live.
  * For an exception, `master` is the organizer's series; when `invited` is false but the user
@@ -251,13 +250,8 @@ function syncOne(ctx: CopyContext, user: UserRecord, organizer: EventRecord, mas
       return true;
     }
     if (existing?.status === 'cancelled') return false;
-    if (existing !== undefined) {
-      ctx.store.putEvent(cancelledCopy(ctx, existing));
-      return true;
-    }
-    if (master === undefined || !holdsLive(ctx.store, calendar, master)) return false;
-    const data: JsonObject = { ...copyData(organizer.data, initialPrivate(organizer.data)), status: 'cancelled' };
-    ctx.store.putEvent(copyRecord(ctx, calendar, organizer, data, master, undefined));
+    if (existing === undefined && !(invited ? master === undefined || holdsCopy(ctx.store, calendar, master) : master !== undefined && holdsLive(ctx.store, calendar, master))) return false;
+    putCancelled(ctx, calendar, organizer, master, existing);
     return true;
   }
   // The answer is looked up only for a cancelled copy: searching the guest list for every
@@ -269,10 +263,43 @@ function syncOne(ctx: CopyContext, user: UserRecord, organizer: EventRecord, mas
   return true;
 }
 
+/** Whether `calendar` holds a copy of the series `master`, live or cancelled. */
+function holdsCopy(store: Store, calendar: CalendarRecord, master: EventRecord): boolean {
+  const copy = store.getEvent(calendar.id, master.id);
+  return copy !== undefined && copy.iCalUID === master.iCalUID && isCopy(copy);
+}
+
 /** Whether `calendar` holds a live copy of the series `master`. */
 function holdsLive(store: Store, calendar: CalendarRecord, master: EventRecord): boolean {
-  const copy = store.getEvent(calendar.id, master.id);
-  return copy !== undefined && copy.status !== 'cancelled' && copy.iCalUID === master.iCalUID && isCopy(copy);
+  return holdsCopy(store, calendar, master) && store.getEvent(calendar.id, master.id)?.status !== 'cancelled';
+}
+
+/**
+ * Writes `calendar`'s copy of `organizer` cancelled, as the organizer's record stands now (an
+ * invitee taken off the guest list holds the list without them) with the copy's own private
+ * properties. A cancelled copy is not written again by later changes of the organizer's: it is
+ * no longer that invitee's event.
+ */
+function putCancelled(ctx: CopyContext, calendar: CalendarRecord, organizer: EventRecord, master: EventRecord | undefined, existing: EventRecord | undefined): void {
+  const own = ctx.own?.get(ownKey(calendar.id, organizer.id)) ?? (existing !== undefined ? privateOf(existing.data) : initialPrivate(organizer.data));
+  const data: JsonObject = { ...copyData(organizer.data, own), status: 'cancelled' };
+  ctx.store.putEvent(copyRecord(ctx, calendar, organizer, data, master, existing));
+}
+
+/**
+ * Writes `user`'s copy of the organizer's record cancelled, made first if they hold none: a
+ * copy cancelled for them alone (they deleted it, or the organizer took them off the guest
+ * list), as a loaded fixture states it (src/fixtures/load.ts). False when their calendar holds
+ * an event of its own under that id.
+ */
+export function cancelCopy(ctx: CopyContext, user: UserRecord, organizer: EventRecord): boolean {
+  const calendar = ctx.store.getCalendar(user.email);
+  const found = calendar && copyTarget(ctx.store, calendar, organizer);
+  if (calendar === undefined || found === undefined) return false;
+  if (found.existing?.status === 'cancelled') return true;
+  const master = organizer.recurringEventId === null ? undefined : ctx.store.getEvent(organizer.calendarId, organizer.recurringEventId);
+  putCancelled(ctx, calendar, organizer, master, found.existing);
+  return true;
 }
 
 /** The private properties a new copy starts with: the organizer's transparency (see the header). */

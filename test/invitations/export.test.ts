@@ -115,5 +115,45 @@ for (const backend of BACKENDS) {
       assert.deepEqual(await again.outbox(), [], 'loading records no mail');
       assert.deepEqual((await call(`${again.url}/__svc/fixtures`)).json, exported, 'a second export equals the first');
     });
+
+    test('copies cancelled from the organizer\'s side (event deleted, series deleted, guest removed) come back cancelled', async (t) => {
+      const w = await startWorld(t, backend);
+      const deleted = (await w.as('aiko', 'POST', w.events('aiko'), meeting({ attendees: [{ email: BEN }, { email: CLEO }] }))).json;
+      const trimmed = (await w.as('aiko', 'POST', w.events('aiko'), meeting({ summary: 'Trimmed', attendees: [{ email: BEN }, { email: CLEO }] }, 11))).json;
+      const series = (await w.as('ben', 'POST', w.events('ben'), { ...SERIES, attendees: [{ email: USERS.aiko }, { email: CLEO }] })).json;
+      const instances = (await w.as('ben', 'GET', w.events('ben', `/${series.id}/instances`))).json.items;
+      const kept = (await w.as('ben', 'POST', w.events('ben'), { ...SERIES, summary: 'Kept', attendees: [{ email: USERS.aiko }, { email: CLEO }] })).json;
+      const writes: Array<[Who, string, string, object?]> = [
+        ['aiko', 'DELETE', w.events('aiko', `/${deleted.id}`)],
+        ['aiko', 'PATCH', w.events('aiko', `/${trimmed.id}`), { attendees: [{ email: BEN }] }],
+        ['ben', 'PATCH', w.events('ben', `/${instances[1].id}`), { summary: 'Moved standup' }],
+        ['ben', 'DELETE', w.events('ben', `/${series.id}`)],
+        ['ben', 'PATCH', w.events('ben', `/${kept.id}`), { attendees: [{ email: USERS.aiko }] }],
+      ];
+      for (const [who, method, path, body] of writes) {
+        const answer = await w.as(who, method, path, body);
+        assert.ok(answer.status === 200 || answer.status === 204, `${who} ${method} ${path}: ${answer.status} ${answer.text}`);
+      }
+      const statusOf = async (world: World, who: Who, id: string): Promise<unknown> => (await world.as(who, 'GET', world.events(who, `/${id}`))).json.status;
+      const cancelledForCleo = [deleted.id, trimmed.id, series.id, instances[1].id, kept.id];
+      for (const id of cancelledForCleo) assert.equal(await statusOf(w, 'cleo', id), 'cancelled', id);
+
+      const exported = (await call(`${w.url}/__svc/fixtures`)).json;
+      const entries = (who: Who): any[] => exported.users.find((u: any) => u.email === USERS[who]).calendars[0].events.filter((e: any) => e.organizer !== undefined);
+      // Only the removals need an entry: a deleted event's copies are made cancelled from it.
+      assert.deepEqual(entries('cleo'), [
+        { id: kept.id, organizer: { email: BEN }, status: 'cancelled' },
+        { id: trimmed.id, organizer: { email: AIKO }, status: 'cancelled' },
+      ].sort((a, b) => a.id.localeCompare(b.id)));
+
+      const before = { aiko: await calendarOf(w, 'aiko'), ben: await calendarOf(w, 'ben'), cleo: await calendarOf(w, 'cleo') };
+      const again = await startWorld(t, backend);
+      await again.load(exported);
+      for (const id of cancelledForCleo) assert.equal(await statusOf(again, 'cleo', id), 'cancelled', `${id} after the round trip`);
+      for (const who of ['aiko', 'ben', 'cleo'] as const) {
+        assert.deepEqual(await calendarOf(again, who), before[who], `${who}'s calendar after the round trip`);
+      }
+      assert.deepEqual((await call(`${again.url}/__svc/fixtures`)).json, exported, 'a second export equals the first');
+    });
   });
 }

@@ -128,7 +128,7 @@ for (const backend of BACKENDS) {
       ['an organizer that is no calendar of the fixture', fixture([{ ...BEN_ENTRY, organizer: { email: 'nobody@example.com' } }]), `${at(1)}.organizer.email`, /names no calendar of this fixture/],
       ['an id the organizer\'s calendar does not hold', fixture([{ ...BEN_ENTRY, id: 'elsewhere01' }]), `${at(1)}.id`, /names no event of the organizer's calendar/],
       ['an organizer\'s event that invites nobody by that address', fixture([], [{ ...CLEO_ENTRY, status: undefined, colorId: '2' }], [{ ...PLANNING, attendees: [{ email: BEN }] }]), `${at(2)}.organizer`, /does not invite this calendar's user/],
-      ['an organizer\'s event that is cancelled', fixture([BEN_ENTRY], [], [{ ...PLANNING, status: 'cancelled' }]), `${at(1)}.organizer`, /does not invite this calendar's user/],
+      ['an organizer\'s event that is cancelled', fixture([BEN_ENTRY], [], [{ ...PLANNING, status: 'cancelled' }]), `${at(1)}.organizer`, /is cancelled: the copies of a cancelled event are made cancelled from it/],
       ['an instance whose series does not invite them', fixture([], [{ ...INSTANCE_ENTRY, colorId: '2' }], [PLANNING, STANDUP, { ...MOVED, attendees: [{ email: CLEO }] }]), `${at(2)}.organizer`, /does not invite/],
       ['a deleted copy whose invitee has not declined', fixture([{ ...BEN_ENTRY, status: 'cancelled' }]), `${at(1)}.status`, /must list them as declined/],
       ['an instance\'s entry without its series', fixture([{ id: INSTANCE, organizer: { email: AIKO }, colorId: '2' }]), `${at(1)}.recurringEventId`, /must name the series/],
