@@ -56,6 +56,13 @@ export function openSqliteStore(path: string, sqlite: typeof import('node:sqlite
   }
 }
 
+/**
+ * The read cache's group for the list of users (read by every write that invites, and by every
+ * consent page). Groups are otherwise calendar ids, so a calendar with this id would only make
+ * each forget the other's lists more often than needed.
+ */
+const USERS_LIST = 'users';
+
 const byId = (x: { id: string }, y: { id: string }): number => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0);
 
 export class SqliteStore implements Store {
@@ -211,12 +218,14 @@ export class SqliteStore implements Store {
 
   putUser(u: UserRecord): void {
     this.#put('user', u.id, this.#sql.putUser, userColumns(u));
+    this.#cache.forgetLists(USERS_LIST);
   }
   getUser(id: string): UserRecord | undefined {
     return this.#lookup('user', id, this.#sql.getUser, toUser, id);
   }
-  listUsers(): UserRecord[] {
-    return this.#all(this.#sql.listUsers, toUser);
+  listUsers(): readonly UserRecord[] {
+    this.#noticeOthers();
+    return this.#cache.list(USERS_LIST, '', () => this.#all(this.#sql.listUsers, toUser));
   }
   deleteUser(id: string): void {
     this.#cascade(this.#sql.deleteUser, id);

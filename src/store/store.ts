@@ -183,7 +183,7 @@ export interface Store {
   putUser(user: UserRecord): void;
   getUser(id: string): UserRecord | undefined;
   /** Ordered by position. */
-  listUsers(): UserRecord[];
+  listUsers(): readonly UserRecord[];
   /**
    * Deletes the user and everything that hangs off them: their calendars with those calendars'
    * events and list entries, their own list entries, their connections with tokens and channels.

@@ -177,6 +177,26 @@ export function storeContract(name: string, open: () => Promise<Store> | Store, 
           assert.equal(s.getUser('x')?.name, 'Renamed');
           assert.equal(s.getUser('nobody'), undefined);
         }));
+
+      it('lists users as they stand after every kind of write, a rolled-back one included', () =>
+        withStore((s) => {
+          s.putUser(user('a', 1));
+          assert.deepEqual(s.listUsers().map((u) => u.id), ['a']);
+          s.putUser(user('b', 2));
+          assert.deepEqual(s.listUsers().map((u) => u.id), ['a', 'b']);
+          s.putUser(user('b', 2, { email: 'b.renamed@example.com' }));
+          assert.equal(s.listUsers()[1]?.email, 'b.renamed@example.com');
+          assert.throws(() => s.transaction(() => {
+            s.putUser(user('c', 3));
+            assert.deepEqual(s.listUsers().map((u) => u.id), ['a', 'b', 'c']);
+            throw new Error('refused');
+          }), /refused/);
+          assert.deepEqual(s.listUsers().map((u) => u.id), ['a', 'b']);
+          s.deleteUser('a');
+          assert.deepEqual(s.listUsers().map((u) => u.id), ['b']);
+          s.clearWorkspace();
+          assert.deepEqual(s.listUsers(), []);
+        }));
     });
 
     describe('calendars and calendar list', () => {

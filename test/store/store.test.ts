@@ -449,6 +449,17 @@ describe('sqlite store', sqliteSkip, () => {
         assert.equal(s.listEventsOverlapping('r', 0, Number.MAX_SAFE_INTEGER)[0]?.data.summary, 'theirs');
       }));
 
+    it("lists the users another connection wrote, from the next turn of the event loop", () =>
+      withTwoConnections(async (s, other) => {
+        s.putUser({ id: 'u1', name: 'One', email: 'one@example.com', timeZone: 'UTC', position: 0 });
+        await s.durable();
+        assert.deepEqual(s.listUsers().map((u) => u.id), ['u1']);
+        other.putUser({ id: 'u2', name: 'Two', email: 'two@example.com', timeZone: 'UTC', position: 1 });
+        await other.durable();
+        await nextTurn();
+        assert.deepEqual(s.listUsers().map((u) => u.id), ['u1', 'u2']);
+      }));
+
     it("counts another connection's commits in othersCommitted, from the next turn of the event loop", () =>
       withTwoConnections(async (s, other) => {
         const before = s.othersCommitted();
