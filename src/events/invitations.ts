@@ -250,7 +250,7 @@ function syncOne(ctx: CopyContext, user: UserRecord, organizer: EventRecord, mas
       return true;
     }
     if (existing?.status === 'cancelled') return false;
-    if (existing === undefined && !(invited ? master === undefined || holdsCopy(ctx.store, calendar, master) : master !== undefined && holdsLive(ctx.store, calendar, master))) return false;
+    if (existing === undefined && !cancelledCopyDue(ctx.store, calendar, master, invited)) return false;
     putCancelled(ctx, calendar, organizer, master, existing);
     return true;
   }
@@ -263,15 +263,27 @@ function syncOne(ctx: CopyContext, user: UserRecord, organizer: EventRecord, mas
   return true;
 }
 
-/** Whether `calendar` holds a copy of the series `master`, live or cancelled. */
-function holdsCopy(store: Store, calendar: CalendarRecord, master: EventRecord): boolean {
+/** `calendar`'s copy of the series `master`, live or cancelled, if it holds one. */
+function heldCopyOf(store: Store, calendar: CalendarRecord, master: EventRecord): EventRecord | undefined {
   const copy = store.getEvent(calendar.id, master.id);
-  return copy !== undefined && copy.iCalUID === master.iCalUID && isCopy(copy);
+  return copy !== undefined && copy.iCalUID === master.iCalUID && isCopy(copy) ? copy : undefined;
 }
 
 /** Whether `calendar` holds a live copy of the series `master`. */
 function holdsLive(store: Store, calendar: CalendarRecord, master: EventRecord): boolean {
-  return holdsCopy(store, calendar, master) && store.getEvent(calendar.id, master.id)?.status !== 'cancelled';
+  const copy = heldCopyOf(store, calendar, master);
+  return copy !== undefined && copy.status !== 'cancelled';
+}
+
+/**
+ * Whether a calendar that holds no copy of a record to be held cancelled gets a cancelled one:
+ * an invitee of a cancelled record does (of a cancelled exception, when they hold the series'
+ * copy, live or cancelled); one not invited to an exception does when they hold its series live
+ * (else their copy of the series would still show the instance); nobody else.
+ */
+function cancelledCopyDue(store: Store, calendar: CalendarRecord, master: EventRecord | undefined, invited: boolean): boolean {
+  if (master === undefined) return invited;
+  return invited ? heldCopyOf(store, calendar, master) !== undefined : holdsLive(store, calendar, master);
 }
 
 /**

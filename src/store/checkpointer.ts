@@ -6,8 +6,8 @@
 // fsyncs: under a stream of small writes that was more than half of all the time spent
 // committing. Here the main connection's automatic checkpoint is pushed far out, as a safety
 // net, and a worker thread with its own connection runs the checkpoints instead: the main
-// thread only counts the rows it writes and posts a message. The worker starts with the first checkpoint
-// it is asked for, so a service that writes little never starts it.
+// thread only counts the rows it writes and posts a message. The worker starts with the first
+// checkpoint it is asked for, so a service that writes little never starts it.
 
 import { Worker } from 'node:worker_threads';
 
