@@ -10,26 +10,23 @@
 // e-mail addresses and URIs hold no control character, and events hold only the members the
 // Event schema of the discovery document defines, at every depth; an event entry whose
 // `organizer` names another calendar is an invitee's entry (FixtureInvitation), which may hold
-// only the invitee's own part of that calendar's event. Messages name the path and the
-// rule, never a value: the startup error line goes to logs, and a fixture may hold client secrets.
+// only the invitee's own part of that calendar's event (src/fixtures/invitee-entry.ts). Messages
+// name the path and the rule, never a value (src/fixtures/checks.ts).
 
 import { readFileSync } from 'node:fs';
 import { sha256 } from './crypto.ts';
-import { isValidTimeZone } from './domain/time/zones.ts';
+import { array, boolean, FixtureError, identifier, invalidFixture, nonEmptyString, object, onlyKeys, optionalArray,
+  string, unique, zone } from './fixtures/checks.ts';
 import { eventMemberFault } from './fixtures/event-members.ts';
-import { CONTROL_CHARACTER, CONTROL_CHARACTER_RULE, memberPath, unknownKeyRule } from './fixtures/paths.ts';
+import { otherOrganizer, parseInvitation } from './fixtures/invitee-entry.ts';
+import type { FixtureInvitation } from './fixtures/invitee-entry.ts';
 import { jsonErrorPosition } from './json-error-position.ts';
 import type { JsonObject } from './store/store.ts';
-import { assertArray, assertBoolean, assertEnum, assertInteger, assertObject, assertString, isJsonObject, ruleText } from './validation.ts';
-import type { Fail, JsonRecord } from './validation.ts';
+import { assertEnum, assertInteger } from './validation.ts';
+import type { JsonRecord } from './validation.ts';
 
-export class FixtureError extends Error {
-  readonly path: string;
-  constructor(path: string, message: string) {
-    super(path ? `${path}: ${message}` : message);
-    this.path = path;
-  }
-}
+export { FixtureError } from './fixtures/checks.ts';
+export type { FixtureInvitation } from './fixtures/invitee-entry.ts';
 
 export interface FixtureClient {
   id: string;
@@ -50,28 +47,6 @@ export interface FixtureCalendar {
   /** The calendar's `events` as written; its invitees' entries are also in `invitations`, and loaded from there. */
   events: unknown[];
   invitations: FixtureInvitation[];
-}
-
-/**
- * An invitee's entry (CONTRACT §13, README "Fixtures"): on their primary calendar, an event
- * entry whose `organizer` names another calendar holds what is the invitee's own in their copy
- * of that calendar's event: the copy's private properties and whether they deleted it. The
- * organizer's side (the event, its attendees and their answers) is the organizer's entry.
- */
-export interface FixtureInvitation {
-  /** Where the entry sits in its calendar's `events`, and its JSON path. */
-  index: number;
-  path: string;
-  id: string;
-  /** The id of the calendar that holds the organizer's event. */
-  organizer: string;
-  /** The private properties the entry gives, as written (null: the copy has none of it). */
-  own: JsonObject;
-  /** `status: cancelled`: the invitee deleted their copy (declining). */
-  cancelled: boolean;
-  /** For a copy of one instance of a series: the instance, as an exception names it. */
-  recurringEventId: string | undefined;
-  originalStartTime: JsonObject | undefined;
 }
 
 export interface FixtureUser {
@@ -265,52 +240,6 @@ function parseCalendar(value: unknown, path: string, email: string): FixtureCale
   return { primary, id, timeZone, calendarFields, entryFields, hidden, deleted, events, invitations };
 }
 
-/**
- * The calendar an event entry names as its organizer when that is not `calendarId`: such an
- * entry is an invitee's entry. An `organizer` naming the calendar itself means nothing (the
- * loader derives it, as events.insert ignores it), as it did before invitee entries existed.
- */
-function otherOrganizer(event: JsonRecord, calendarId: string): string | undefined {
-  const organizer = event.organizer;
-  if (!isJsonObject(organizer) || typeof organizer.email !== 'string') return undefined;
-  return organizer.email.toLowerCase() === calendarId.toLowerCase() ? undefined : organizer.email;
-}
-
-/** What an invitee's entry may hold besides its private properties. */
-const INVITATION_KEYS = ['id', 'organizer', 'status', 'recurringEventId', 'originalStartTime'];
-
-/** The private properties of a copy, as Event members (events/invitations.ts PRIVATE_FIELDS). */
-const OWN_KEYS = ['reminders', 'colorId', 'transparency', 'extendedProperties'];
-
-const SHARED_IN_INVITATION =
-  "is the organizer's: an invitee's entry holds only the copy's own reminders, colorId, transparency, extendedProperties.private and status";
-
-// The members were checked against the Event schema already; here what an invitee's entry may
-// say. Whether the organizer's event invites them is checked at load (src/fixtures/load.ts).
-function parseInvitation(entry: JsonRecord, path: string, index: number, organizer: string): FixtureInvitation {
-  for (const key of Object.keys(entry)) {
-    if (!INVITATION_KEYS.includes(key) && !OWN_KEYS.includes(key)) throw new FixtureError(memberPath(path, key), SHARED_IN_INVITATION);
-  }
-  onlyKeys(object(entry.organizer, `${path}.organizer`), `${path}.organizer`, ['email']);
-  identifier(organizer, `${path}.organizer.email`);
-  const id = identifier(entry.id, `${path}.id`);
-  if (entry.status !== undefined && entry.status !== 'cancelled') {
-    throw new FixtureError(`${path}.status`, 'must be "cancelled" (the invitee deleted their copy) or absent in an invitee\'s entry');
-  }
-  const extended = entry.extendedProperties;
-  if (isJsonObject(extended)) {
-    for (const key of Object.keys(extended)) if (key !== 'private') throw new FixtureError(memberPath(`${path}.extendedProperties`, key), SHARED_IN_INVITATION);
-  }
-  const own: JsonObject = {};
-  for (const key of OWN_KEYS) if (entry[key] !== undefined) own[key] = entry[key] as JsonObject[string];
-  // An instance's copy names its instance as an exception does: both members or neither.
-  const recurringEventId = entry.recurringEventId === undefined ? undefined : identifier(entry.recurringEventId, `${path}.recurringEventId`);
-  const originalStartTime = entry.originalStartTime === undefined ? undefined : object(entry.originalStartTime, `${path}.originalStartTime`);
-  if (recurringEventId === undefined && originalStartTime !== undefined) throw new FixtureError(`${path}.recurringEventId`, 'is required with originalStartTime');
-  if (recurringEventId !== undefined && originalStartTime === undefined) throw new FixtureError(`${path}.originalStartTime`, 'is required with recurringEventId');
-  return { index, path, id, organizer, own, cancelled: entry.status === 'cancelled', recurringEventId, originalStartTime: originalStartTime as JsonObject | undefined };
-}
-
 // EventReminder (METHODS.md §3.4): method email|popup, minutes 0..40320.
 const REMINDER_METHODS = ['email', 'popup'];
 
@@ -342,71 +271,3 @@ function notificationSettings(value: unknown, path: string): JsonObject {
   });
   return { notifications };
 }
-
-/** The factory the validation primitives use here: the path and the rule, never the value. */
-const invalidFixture: Fail = (path, rule) => new FixtureError(path, ruleText(rule));
-
-function object(value: unknown, path: string): JsonRecord {
-  assertObject(value, path, invalidFixture);
-  return value;
-}
-
-function array(value: unknown, path: string): unknown[] {
-  assertArray(value, path, invalidFixture);
-  return value;
-}
-
-/** An absent list is empty; anything else, `null` included, must be an array. */
-function optionalArray(value: unknown, path: string): unknown[] {
-  return value === undefined ? [] : array(value, path);
-}
-
-function string(value: unknown, path: string): string {
-  assertString(value, path, invalidFixture);
-  return value;
-}
-
-function nonEmptyString(value: unknown, path: string): string {
-  if (value === undefined) throw new FixtureError(path, 'is required');
-  const text = string(value, path);
-  if (text.trim() === '') throw new FixtureError(path, 'must not be empty');
-  return text;
-}
-
-function noControlCharacters(text: string, path: string): void {
-  if (CONTROL_CHARACTER.test(text)) throw new FixtureError(path, CONTROL_CHARACTER_RULE);
-}
-
-/** A required id, e-mail address or URI. */
-function identifier(value: unknown, path: string): string {
-  const text = nonEmptyString(value, path);
-  noControlCharacters(text, path);
-  return text;
-}
-
-function boolean(value: unknown, path: string): boolean {
-  assertBoolean(value, path, invalidFixture);
-  return value;
-}
-
-function zone(value: unknown, path: string): string {
-  const name = string(value, path);
-  if (!isValidTimeZone(name)) throw new FixtureError(path, 'is not an IANA time zone name');
-  return name;
-}
-
-function onlyKeys(value: JsonRecord, path: string, allowed: readonly string[]): void {
-  for (const key of Object.keys(value)) {
-    if (!allowed.includes(key)) throw new FixtureError(memberPath(path, key), unknownKeyRule(key, allowed));
-  }
-}
-
-function unique(values: string[], pathOf: (index: number) => string, what: string): void {
-  const seen = new Map<string, number>();
-  values.forEach((value, i) => {
-    const earlier = seen.get(value);
-    if (earlier !== undefined) throw new FixtureError(pathOf(i), `duplicate ${what}, also at ${pathOf(earlier)}`);
-    seen.set(value, i);
-  });
-}
-

@@ -75,6 +75,18 @@ export function usersByEmail(store: Store): UsersByEmail {
 /** The workspace's test users by lower-case e-mail, read when first asked for. */
 export type UsersByEmail = () => ReadonlyMap<string, UserRecord>;
 
+/**
+ * Whether `organizer` (an organizer's record) invites `email` so that its copy lives on that
+ * user's calendar: it is not cancelled and lists them, and, for an instance, so does its series
+ * (copies of exceptions go to the series' invitees).
+ */
+export function invitesLive(store: Store, organizer: EventRecord, email: string): boolean {
+  if (organizer.status === 'cancelled' || entryOf(organizer.data, email) === undefined) return false;
+  if (organizer.recurringEventId === null) return true;
+  const master = store.getEvent(organizer.calendarId, organizer.recurringEventId);
+  return master !== undefined && entryOf(master.data, email) !== undefined;
+}
+
 /** The test users `data` invites (its attendees that are test users, the organizer excepted). */
 export function inviteesOf(data: JsonObject | undefined, users: UsersByEmail): UserRecord[] {
   const attendees = data === undefined ? [] : attendeesOf(data);
