@@ -1,6 +1,7 @@
 // What both Store backends (memory.ts, sqlite.ts) must decide the same way, kept apart from
 // either so that neither imports the other: which events are "long" (indexed apart from the
-// rest), and the refusal of an asynchronous function in Store.transaction.
+// rest), how a calendar's own changes and the shared copies it holds make one page of changes,
+// and the refusal of an asynchronous function in Store.transaction.
 
 import type { EventRecord } from './store.ts';
 
@@ -23,4 +24,19 @@ export function refuseThenable(result: unknown): void {
   if (typeof result === 'object' && result !== null && typeof (result as { then?: unknown }).then === 'function') {
     throw new TypeError('Store.transaction needs a synchronous function');
   }
+}
+
+/** Orders events as listEventsChangedSince does: by seq, then id. */
+export function compareBySeq(a: EventRecord, b: EventRecord): number {
+  return a.seq - b.seq || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+/**
+ * One page of listEventsChangedSince from pages in its order (a calendar's own events, the
+ * shared copies it holds), each already cut at `limit`: the first `limit` of them all.
+ */
+export function mergeChanges(pages: readonly EventRecord[][], limit: number): EventRecord[] {
+  const nonEmpty = pages.filter((page) => page.length > 0);
+  if (nonEmpty.length <= 1) return nonEmpty[0] ?? [];
+  return nonEmpty.flat().sort(compareBySeq).slice(0, limit);
 }

@@ -7,8 +7,7 @@
 // - exceptions by recurringEventId (listExceptions).
 // Every index holds the stored (frozen) record objects.
 
-import { isLongEvent, SHORT_EVENT_MAX_MS } from './backend-rules.ts';
-import { compareBySeq } from './memory-records.ts';
+import { compareBySeq, isLongEvent, SHORT_EVENT_MAX_MS } from './backend-rules.ts';
 import { MultiIndex } from './multi-index.ts';
 import { SortedList } from './sorted-list.ts';
 import type { EventRecord } from './store.ts';

@@ -78,5 +78,4 @@ export const compareStrings = (a: string, b: string): number => (a < b ? -1 : a 
 export const byCreation = (a: { createdAt: number; id: string }, b: { createdAt: number; id: string }): number =>
   a.createdAt - b.createdAt || compareStrings(a.id, b.id);
 export const resourceKey = (r: ChannelResource): string => (r.kind === 'events' ? r.calendarId : r.userId);
-export const compareBySeq = (a: EventRecord, b: EventRecord): number => a.seq - b.seq || compareStrings(a.id, b.id);
 export const compareByExpiry = (a: AccessTokenRecord, b: AccessTokenRecord): number => a.expiresAt - b.expiresAt || compareStrings(a.hash, b.hash);

@@ -8,18 +8,19 @@
 // multi-step ones (cascades, clearWorkspace) wrap themselves in transaction().
 //
 // Indexes, so that reads follow the size of the answer rather than of the calendar: the events'
-// (memory-events.ts); access and refresh tokens by connection, access tokens by expiry (the
+// (memory-events.ts) and the shared copies' (memory-shared-copies.ts); access and refresh tokens by connection, access tokens by expiry (the
 // purge takes the soonest expired first). Users, calendars, connections and channels are few, so
 // their lists scan and sort.
 
-import { refuseThenable } from './backend-rules.ts';
+import { mergeChanges, refuseThenable } from './backend-rules.ts';
 import { CalendarEvents } from './memory-events.ts';
+import { SharedCopies } from './memory-shared-copies.ts';
 import { byCreation, compareByExpiry, compareStrings, copyAccessToken, copyChannel, copyClient,
   copyConnection, copyRefreshToken, copyUser, resourceKey, storedCalendar, storedEntry, storedEvent } from './memory-records.ts';
 import { MultiIndex } from './multi-index.ts';
 import { SortedList } from './sorted-list.ts';
 import type { AccessTokenRecord, CalendarListEntryRecord, CalendarRecord, ChannelRecord, ChannelResource,
-  ClientRecord, ConnectionRecord, EventRecord, OutboxMessageRecord, RefreshTokenRecord, Store, UserRecord } from './store.ts';
+  ClientRecord, ConnectionRecord, EventRecord, OutboxMessageRecord, RefreshTokenRecord, SharedCopyRecord, Store, UserRecord } from './store.ts';
 
 /** The workspace collections; clearWorkspace swaps in a fresh one (and undo swaps it back). */
 class Workspace {
@@ -29,6 +30,7 @@ class Workspace {
   /** userId -> calendarId -> entry */
   readonly entries = new Map<string, Map<string, CalendarListEntryRecord>>();
   readonly events = new Map<string, CalendarEvents>();
+  readonly sharedCopies = new SharedCopies();
   readonly connections = new Map<string, ConnectionRecord>();
   readonly accessTokens = new Map<string, AccessTokenRecord>();
   readonly accessByConnection = new MultiIndex<string, string>();
@@ -148,6 +150,17 @@ export class MemoryStore implements Store {
       const calendarIds = new Set<string>();
       for (const c of ws.calendars.values()) if (c.ownerId === id) calendarIds.add(c.id);
       for (const calendarId of calendarIds) {
+        for (const copy of ws.sharedCopies.organizedOn(calendarId)) {
+          for (const holder of copy.holders) {
+            if (!calendarIds.has(holder) && !this.#owns(holder, copy.event.id)) this.putEvent({ ...copy.event, calendarId: holder });
+          }
+          this.putSharedCopy({ event: copy.event, holders: [] });
+        }
+      }
+      for (const copy of ws.sharedCopies.heldBy(calendarIds)) {
+        this.putSharedCopy({ event: copy.event, holders: copy.holders.filter((h) => !calendarIds.has(h)) });
+      }
+      for (const calendarId of calendarIds) {
         this.#delete(ws.events, calendarId);
         this.#delete(ws.calendars, calendarId);
         for (const entries of ws.entries.values()) this.#delete(entries, calendarId);
@@ -205,17 +218,26 @@ export class MemoryStore implements Store {
     }
   }
   getEvent(calendarId: string, id: string): EventRecord | undefined {
-    return this.#ws.events.get(calendarId)?.byId.get(id);
+    return this.#ws.events.get(calendarId)?.byId.get(id) ?? this.#ws.sharedCopies.find(calendarId, id);
   }
   listEventsOverlapping(calendarId: string, fromMs: number, toMs: number): EventRecord[] {
-    const { found, examined } = this.#ws.events.get(calendarId)?.overlapping(fromMs, toMs) ?? { found: [], examined: 0 };
-    this.overlapExamined = examined;
-    return found;
+    const own = this.#ws.events.get(calendarId)?.overlapping(fromMs, toMs) ?? { found: [], examined: 0 };
+    const shared = this.#ws.sharedCopies.overlapping(calendarId, fromMs, toMs, this.#owns);
+    this.overlapExamined = own.examined + shared.examined;
+    return shared.found.length === 0 ? own.found : [...own.found, ...shared.found];
   }
-  listEventsChangedSince(calendarId: string, afterSeq: number, limit: number): EventRecord[] {
-    const cal = this.#ws.events.get(calendarId);
-    if (cal === undefined) return [];
-    return cal.bySeq.takeFrom((e) => e.seq > afterSeq, limit);
+  listEventsChangedSince(calendarId: string, afterSeq: number, limit: number): readonly EventRecord[] {
+    const own = this.#ws.events.get(calendarId)?.bySeq.takeFrom((e) => e.seq > afterSeq, limit) ?? [];
+    return mergeChanges([own, ...this.#ws.sharedCopies.changedSince(calendarId, afterSeq, limit, this.#owns)], limit);
+  }
+  /** Whether the calendar has an event of its own under the id (a shared copy gives way to it). */
+  readonly #owns = (calendarId: string, id: string): boolean => this.#ws.events.get(calendarId)?.byId.has(id) === true;
+
+  putSharedCopy(copy: SharedCopyRecord): void {
+    this.#log(this.#ws.sharedCopies.put(copy));
+  }
+  getSharedCopy(organizerCalendarId: string, id: string): SharedCopyRecord | undefined {
+    return this.#ws.sharedCopies.get(organizerCalendarId, id);
   }
   listExceptions(calendarId: string, recurringEventId: string): EventRecord[] {
     const found = this.#ws.events.get(calendarId)?.exceptions.get(recurringEventId) ?? [];

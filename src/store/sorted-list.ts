@@ -74,15 +74,20 @@ export class SortedList<T> {
     return this.#chunks[0]?.[0];
   }
 
-  /** Up to `limit` items from the first one for which `past` is true, in order. */
-  takeFrom(past: (item: T) => boolean, limit: number): T[] {
+  /**
+   * Up to `limit` items from the first one for which `past` is true, in order; with `accept`,
+   * only the items it accepts (the others are passed over, not counted).
+   */
+  takeFrom(past: (item: T) => boolean, limit: number, accept?: (item: T) => boolean): T[] {
     const out: T[] = [];
     if (limit <= 0) return out;
     let [ci, i] = this.#locate(past);
     for (; ci < this.#chunks.length; ci++, i = 0) {
       const chunk = this.#chunks[ci] as T[];
       for (; i < chunk.length; i++) {
-        out.push(chunk[i] as T);
+        const item = chunk[i] as T;
+        if (accept !== undefined && !accept(item)) continue;
+        out.push(item);
         if (out.length >= limit) return out;
       }
     }

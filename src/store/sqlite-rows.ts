@@ -5,7 +5,7 @@
 import type { SQLInputValue } from 'node:sqlite';
 import { isLongEvent } from './backend-rules.ts';
 import type { AccessTokenRecord, CalendarListEntryRecord, CalendarRecord, ChannelRecord, ChannelResource,
-  ClientRecord, ConnectionRecord, EventRecord, EventStatus, JsonObject, OutboxKind, OutboxMessageRecord, RefreshTokenRecord, UserRecord } from './store.ts';
+  ClientRecord, ConnectionRecord, EventRecord, EventStatus, JsonObject, OutboxKind, OutboxMessageRecord, RefreshTokenRecord, SharedCopyRecord, UserRecord } from './store.ts';
 
 export interface EventRow {
   calendar_id: string;
@@ -196,6 +196,12 @@ export const eventColumns = (e: EventRecord): SQLInputValue[] => [
   b(isLongEvent(e)),
   JSON.stringify(e.data),
 ];
+/** The columns of a shared copy: its event's, then its holders. */
+export const sharedCopyColumns = (c: SharedCopyRecord): SQLInputValue[] => [...eventColumns(c.event), JSON.stringify(c.holders)];
+export const toSharedCopy = (r: EventRow & { holders: string }): SharedCopyRecord => ({
+  event: toEvent(r),
+  holders: JSON.parse(r.holders) as string[],
+});
 export const connectionColumns = (c: ConnectionRecord): SQLInputValue[] =>
   [c.id, c.clientId, c.userId, JSON.stringify(c.scopes), b(c.offline), c.createdAt];
 export const accessTokenColumns = (t: AccessTokenRecord): SQLInputValue[] => [t.hash, t.connectionId, t.expiresAt];

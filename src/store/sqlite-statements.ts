@@ -38,6 +38,32 @@ export const EVENT_QUERIES = {
 } as const;
 
 /**
+ * A shared copy that :holder holds and no event of its own hides (Store's SharedCopyRecord).
+ * The copies of one write share their id, start and seq, so each query walks an index led by
+ * one of those and filters by holder.
+ */
+const HELD = `EXISTS (SELECT 1 FROM json_each(s.holders) WHERE value = :holder)
+  AND NOT EXISTS (SELECT 1 FROM events e WHERE e.calendar_id = :holder AND e.id = s.id)`;
+
+/** The shared-copy queries, with named parameters. Rows carry the organizer's calendar_id. */
+export const SHARED_COPY_QUERIES = {
+  // (holder, id): the first organizer's, in calendar id order.
+  held: `SELECT ${EVENT_COLUMNS} FROM shared_copies s
+    WHERE id = :id AND EXISTS (SELECT 1 FROM json_each(s.holders) WHERE value = :holder)
+    ORDER BY calendar_id LIMIT 1`,
+  // (holder, shortFrom = fromMs - SHORT_EVENT_MAX_MS, fromMs, toMs)
+  overlapping: `
+    SELECT ${EVENT_COLUMNS} FROM shared_copies s
+      WHERE long = 0 AND start_ms >= :shortFrom AND start_ms < :toMs AND end_ms > :fromMs AND ${HELD}
+    UNION ALL
+    SELECT ${EVENT_COLUMNS} FROM shared_copies s
+      WHERE long = 1 AND start_ms < :toMs AND end_ms > :fromMs AND ${HELD}`,
+  // (holder, afterSeq, limit)
+  changedSince: `SELECT ${EVENT_COLUMNS} FROM shared_copies s
+    WHERE seq > :afterSeq AND ${HELD} ORDER BY seq, id LIMIT :limit`,
+} as const;
+
+/**
  * (before, limit): Store.deleteAccessTokensExpiringBefore. The soonest expiring tokens are the
  * first entries of the primary key (expires_at, hash), so this reads a range at the start of the
  * B-tree, whatever the table's size. (DELETE ... LIMIT needs a build option that node:sqlite's
@@ -54,6 +80,7 @@ const WORKSPACE_TABLES = [
   'calendars',
   'calendar_list',
   'events',
+  'shared_copies',
   'connections',
   'access_tokens',
   'refresh_tokens',
@@ -69,6 +96,8 @@ export function prepareStatements(db: DatabaseSync) {
   // which go last.
   const ownCalendars = 'SELECT id FROM calendars WHERE owner_id = ?';
   const ownConnections = 'SELECT id FROM connections WHERE user_id = ?';
+  // The same, for statements that name the user twice (?1 binds both).
+  const ownCalendars1 = 'SELECT id FROM calendars WHERE owner_id = ?1';
   return {
     getMeta: p('SELECT value FROM meta WHERE key = ?'),
     setMeta: p('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
@@ -92,6 +121,17 @@ export function prepareStatements(db: DatabaseSync) {
     getUser: p('SELECT * FROM users WHERE id = ?'),
     listUsers: p('SELECT * FROM users ORDER BY position, id'),
     deleteUser: [
+      // Shared copies of the user's events become each remaining holder's own (Store.deleteUser).
+      `INSERT INTO events (${EVENT_COLUMNS}, long)
+        SELECT h.value, s.id, s.seq, s.status, s.recurring, s.recurring_event_id, s.original_start_ms, s.start_ms,
+          s.end_ms, s.ical_uid, s.updated_ms, s.data, s.long
+        FROM shared_copies s, json_each(s.holders) h
+        WHERE s.calendar_id IN (${ownCalendars1}) AND h.value NOT IN (${ownCalendars1})
+        ON CONFLICT (calendar_id, id) DO NOTHING`,
+      `DELETE FROM shared_copies WHERE calendar_id IN (${ownCalendars})`,
+      `DELETE FROM shared_copies WHERE NOT EXISTS (SELECT 1 FROM json_each(holders) WHERE value NOT IN (${ownCalendars1}))`,
+      `UPDATE shared_copies SET holders = (SELECT json_group_array(value) FROM json_each(holders) WHERE value NOT IN (${ownCalendars1}))
+        WHERE EXISTS (SELECT 1 FROM json_each(holders) WHERE value IN (${ownCalendars1}))`,
       `DELETE FROM events WHERE calendar_id IN (${ownCalendars})`,
       `DELETE FROM calendar_list WHERE calendar_id IN (${ownCalendars})`,
       'DELETE FROM calendar_list WHERE user_id = ?',
@@ -137,6 +177,21 @@ export function prepareStatements(db: DatabaseSync) {
     changedSince: p(EVENT_QUERIES.changedSince),
     changedSinceIds: p(EVENT_QUERIES.changedSinceIds),
     exceptions: p(EVENT_QUERIES.exceptions),
+
+    putSharedCopy: p(
+      'INSERT INTO shared_copies (calendar_id, id, seq, status, recurring, recurring_event_id, original_start_ms, ' +
+        'start_ms, end_ms, ical_uid, updated_ms, long, data, holders) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ' +
+        'ON CONFLICT (id, calendar_id) DO UPDATE SET seq = excluded.seq, status = excluded.status, ' +
+        'recurring = excluded.recurring, recurring_event_id = excluded.recurring_event_id, ' +
+        'original_start_ms = excluded.original_start_ms, start_ms = excluded.start_ms, ' +
+        'end_ms = excluded.end_ms, ical_uid = excluded.ical_uid, updated_ms = excluded.updated_ms, ' +
+        'long = excluded.long, holders = excluded.holders, data = excluded.data',
+    ),
+    deleteSharedCopy: p('DELETE FROM shared_copies WHERE calendar_id = ? AND id = ?'),
+    getSharedCopy: p(`SELECT ${EVENT_COLUMNS}, holders FROM shared_copies WHERE id = ? AND calendar_id = ?`),
+    heldCopy: p(SHARED_COPY_QUERIES.held),
+    heldOverlapping: p(SHARED_COPY_QUERIES.overlapping),
+    heldChangedSince: p(SHARED_COPY_QUERIES.changedSince),
 
     putConnection: p(
       'INSERT INTO connections (id, client_id, user_id, scopes, offline, created_at) VALUES (?, ?, ?, ?, ?, ?) ' +

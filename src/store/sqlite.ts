@@ -16,7 +16,7 @@
 // Reserved meta keys: `schema_version` and `seq` (the counter behind nextSeq).
 
 import type { DatabaseSync, StatementSync, SQLInputValue } from 'node:sqlite';
-import { SHORT_EVENT_MAX_MS } from './backend-rules.ts';
+import { mergeChanges, SHORT_EVENT_MAX_MS } from './backend-rules.ts';
 import { Checkpointer, FALLBACK_AUTOCHECKPOINT_PAGES } from './checkpointer.ts';
 import { GroupCommit } from './group-commit.ts';
 import { OtherConnections } from './other-connections.ts';
@@ -26,13 +26,13 @@ import { SequenceReservation } from './sequence-reservation.ts';
 import { accessTokenColumns, calendarColumns, channelColumns, clientColumns, connectionColumns,
   entryColumns, eventColumns, refreshTokenColumns, resourceColumns, rowAs, rowsAs, toAccessToken,
   toCalendar, toChannel, toClient, toConnection, toEntry, toEvent, toRefreshToken, toUser, userColumns,
-  outboxColumns, toOutboxMessage } from './sqlite-rows.ts';
+  outboxColumns, sharedCopyColumns, toOutboxMessage, toSharedCopy } from './sqlite-rows.ts';
 import type { AccessTokenRow, ChannelRow, EventRow, OutboxRow } from './sqlite-rows.ts';
 import { migrate } from './sqlite-schema.ts';
 import { prepareStatements } from './sqlite-statements.ts';
 import type { Statements } from './sqlite-statements.ts';
 import type { AccessTokenRecord, CalendarListEntryRecord, CalendarRecord, ChannelRecord, ChannelResource,
-  ClientRecord, ConnectionRecord, EventRecord, OutboxMessageRecord, RefreshTokenRecord, Store, UserRecord } from './store.ts';
+  ClientRecord, ConnectionRecord, EventRecord, OutboxMessageRecord, RefreshTokenRecord, SharedCopyRecord, Store, UserRecord } from './store.ts';
 
 export function openSqliteStore(path: string, sqlite: typeof import('node:sqlite')): SqliteStore {
   const db = new sqlite.DatabaseSync(path);
@@ -43,8 +43,7 @@ export function openSqliteStore(path: string, sqlite: typeof import('node:sqlite
     db.exec('PRAGMA synchronous = NORMAL');
     // Every store transaction() is a SAVEPOINT in the open group (group-commit.ts), and SQLite
     // keeps the original of each page a savepoint changes in a sub-journal: in a temporary file
-    // by default, which tripled the cost of a row written in one (an insert with 20 invitees
-    // writes 21 rows on 21 calendars' pages). In memory it is a copy of the page.
+    // by default, which tripled the cost of each row written. In memory it is a page copy.
     db.exec('PRAGMA temp_store = MEMORY');
     // Checkpoints run on a worker thread (checkpointer.ts); this connection's own is a safety net.
     db.exec(`PRAGMA wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
@@ -257,20 +256,52 @@ export class SqliteStore implements Store {
     this.#cache.forgetLists(e.calendarId);
   }
   getEvent(calendarId: string, id: string): EventRecord | undefined {
-    return this.#lookup('event', eventKey(calendarId, id), this.#sql.getEvent, toEvent, calendarId, id);
+    this.#noticeOthers();
+    return this.#cache.get('event', eventKey(calendarId, id), () => {
+      const own = rowAs<EventRow>(this.#sql.getEvent.get(calendarId, id));
+      if (own !== undefined) return toEvent(own);
+      const held = rowAs<EventRow>(this.#sql.heldCopy.get({ holder: calendarId, id }));
+      return held && toEvent({ ...held, calendar_id: calendarId });
+    });
   }
   listEventsOverlapping(calendarId: string, fromMs: number, toMs: number): EventRecord[] {
     this.#noticeOthers();
     const args: SQLInputValue[] = [calendarId, fromMs - SHORT_EVENT_MAX_MS, toMs, fromMs, calendarId, toMs, fromMs];
-    return this.#eventsViaCache(calendarId, this.#sql.overlappingIds.get(...args), () => this.#sql.overlapping.all(...args));
+    const own = this.#eventsViaCache(calendarId, this.#sql.overlappingIds.get(...args), () => this.#sql.overlapping.all(...args));
+    const held = this.#heldCopies(calendarId, this.#sql.heldOverlapping.all({ holder: calendarId, shortFrom: fromMs - SHORT_EVENT_MAX_MS, fromMs, toMs }));
+    return held.length === 0 ? own : [...own, ...held];
   }
   listEventsChangedSince(calendarId: string, afterSeq: number, limit: number): readonly EventRecord[] {
     this.#noticeOthers();
-    return this.#cache.list(calendarId, `${afterSeq} ${limit}`, () =>
-      this.#eventsViaCache(calendarId, this.#sql.changedSinceIds.get(calendarId, afterSeq, limit), () =>
+    return this.#cache.list(calendarId, `${afterSeq} ${limit}`, () => {
+      const own = this.#eventsViaCache(calendarId, this.#sql.changedSinceIds.get(calendarId, afterSeq, limit), () =>
         this.#sql.changedSince.all(calendarId, afterSeq, limit),
-      ),
-    );
+      );
+      return mergeChanges([own, this.#heldCopies(calendarId, this.#sql.heldChangedSince.all({ holder: calendarId, afterSeq, limit }))], limit);
+    });
+  }
+
+  /** Shared-copy rows as `holder` reads them, the parsed ones taken from the record cache. */
+  #heldCopies(holder: string, rows: Record<string, unknown>[]): EventRecord[] {
+    return rowsAs<EventRow>(rows).map((r) => {
+      const key = eventKey(holder, r.id);
+      return this.#cache.peek<EventRecord>('event', key) ?? this.#cache.put('event', key, toEvent({ ...r, calendar_id: holder }));
+    });
+  }
+
+  putSharedCopy(copy: SharedCopyRecord): void {
+    const { calendarId, id } = copy.event;
+    const before = this.getSharedCopy(calendarId, id);
+    if (copy.holders.length > 0) this.#write(this.#sql.putSharedCopy, sharedCopyColumns(copy));
+    else if (before !== undefined) this.#write(this.#sql.deleteSharedCopy, [calendarId, id]);
+    for (const holder of new Set([...(before?.holders ?? []), ...copy.holders])) {
+      this.#cache.forget('event', eventKey(holder, id));
+      this.#cache.forgetLists(holder);
+    }
+  }
+  getSharedCopy(organizerCalendarId: string, id: string): SharedCopyRecord | undefined {
+    const row = rowAs<EventRow & { holders: string }>(this.#sql.getSharedCopy.get(id, organizerCalendarId));
+    return row && toSharedCopy(row);
   }
 
   /**

@@ -120,6 +120,21 @@ export interface ChannelRecord {
   createdAt: number;
 }
 
+/**
+ * A copy of an organizer's event that several calendars hold alike (CONTRACT §13,
+ * events/invitations.ts), stored once instead of once per calendar: inviting twenty test users
+ * then writes one record, not twenty. It reads on each holder's calendar as an event of that
+ * calendar (getEvent, listEventsOverlapping, listEventsChangedSince, with the holder's
+ * calendarId), unless the holder's calendar has an event of its own under the same id: that one
+ * is what the calendar holds. Never an exception of a series (those are events of their own).
+ */
+export interface SharedCopyRecord {
+  /** The copy as every holder reads it, except that calendarId is the organizer's calendar. */
+  event: EventRecord;
+  /** The calendars holding it. */
+  holders: readonly string[];
+}
+
 /** What a message in the outbox says (CONTRACT §13). */
 export type OutboxKind = 'invitation' | 'update' | 'cancellation' | 'reply';
 
@@ -172,7 +187,7 @@ export interface Store {
   /** Next value of the workspace-wide change sequence (strictly increasing, never reused). */
   nextSeq(): number;
 
-  /** Deletes every workspace record: clients, users, calendars, entries, events, connections, tokens, channels, the outbox. Meta stays. */
+  /** Deletes every workspace record: clients, users, calendars, entries, events, shared copies, connections, tokens, channels, the outbox. Meta stays. */
   clearWorkspace(): void;
 
   putClient(client: ClientRecord): void;
@@ -187,6 +202,8 @@ export interface Store {
   /**
    * Deletes the user and everything that hangs off them: their calendars with those calendars'
    * events and list entries, their own list entries, their connections with tokens and channels.
+   * Shared copies of their calendars' events become events of each holder's own (a copy outlives
+   * its organizer, as on Google), and their calendars hold no shared copies any more.
    */
   deleteUser(id: string): void;
 
@@ -201,17 +218,23 @@ export interface Store {
 
   /** Insert or replace (by calendarId + id). */
   putEvent(event: EventRecord): void;
+  /** The calendar's event with this id: its own, else a shared copy it holds (SharedCopyRecord). */
   getEvent(calendarId: string, id: string): EventRecord | undefined;
   /**
    * Every event (any status) whose [startMs, endMs) overlaps [fromMs, toMs): startMs < toMs and
-   * endMs > fromMs. Backends must answer from an index, so the cost follows the window, not the
-   * calendar's size. Unordered.
+   * endMs > fromMs, shared copies the calendar holds included. Backends must answer from an
+   * index, so the cost follows the window, not the calendar's size. Unordered.
    */
   listEventsOverlapping(calendarId: string, fromMs: number, toMs: number): EventRecord[];
-  /** Events with seq > afterSeq, ordered by seq, at most `limit`. */
+  /** Events (shared copies held included) with seq > afterSeq, ordered by seq then id, at most `limit`. */
   listEventsChangedSince(calendarId: string, afterSeq: number, limit: number): readonly EventRecord[];
-  /** The exceptions (modified or cancelled instances) of one series. */
+  /** The exceptions (modified or cancelled instances) of one series: the calendar's own events only. */
   listExceptions(calendarId: string, recurringEventId: string): EventRecord[];
+
+  /** Insert or replace (by event.calendarId + event.id); no holders deletes it. */
+  putSharedCopy(copy: SharedCopyRecord): void;
+  /** The shared copy of the organizer's event `id` on `organizerCalendarId`. */
+  getSharedCopy(organizerCalendarId: string, id: string): SharedCopyRecord | undefined;
 
   putConnection(connection: ConnectionRecord): void;
   getConnection(id: string): ConnectionRecord | undefined;

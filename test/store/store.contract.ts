@@ -438,6 +438,119 @@ export function storeContract(name: string, open: () => Promise<Store> | Store, 
         }));
     });
 
+    describe('shared copies', () => {
+      const copy = (extra: Partial<EventRecord> = {}): EventRecord => event('org', 'm1', { seq: 10, data: { summary: 'Meeting', organizer: { email: 'org' } }, ...extra });
+      const seen = (s: Store, holder: string): string[] => allEvents(s, holder).map((e) => `${e.id}@${e.seq}`);
+
+      it('reads on each holder as an event of that calendar, and nowhere else', () =>
+        withStore((s) => {
+          s.putSharedCopy({ event: copy(), holders: ['b', 'c'] });
+          assert.deepEqual(s.getEvent('b', 'm1'), { ...copy(), calendarId: 'b' });
+          assert.deepEqual(s.getEvent('c', 'm1'), { ...copy(), calendarId: 'c' });
+          assert.equal(s.getEvent('d', 'm1'), undefined);
+          assert.equal(s.getEvent('org', 'm1'), undefined, "the organizer's record is not the copy");
+          assert.deepEqual(s.getSharedCopy('org', 'm1'), { event: copy(), holders: ['b', 'c'] });
+          assert.equal(s.getSharedCopy('b', 'm1'), undefined);
+          assert.deepEqual(s.listEventsOverlapping('b', T0, T0 + DAY).map((e) => [e.calendarId, e.id]), [['b', 'm1']]);
+          assert.deepEqual(s.listEventsOverlapping('b', T0 + DAY, T0 + 2 * DAY), []);
+          assert.deepEqual(s.listEventsOverlapping('d', T0, T0 + DAY), []);
+          assert.deepEqual(s.listEventsChangedSince('c', 0, 10).map((e) => e.calendarId), ['c']);
+          assert.deepEqual(s.listEventsChangedSince('c', 10, 10), []);
+        }));
+
+      it('finds long copies (series) by their span too', () =>
+        withStore((s) => {
+          const series = copy({ recurring: true, endMs: Number.MAX_SAFE_INTEGER });
+          s.putSharedCopy({ event: series, holders: ['b'] });
+          assert.deepEqual(s.listEventsOverlapping('b', T0 + 400 * DAY, T0 + 401 * DAY).map((e) => e.id), ['m1']);
+          assert.deepEqual(s.listEventsOverlapping('b', T0 - DAY, T0 - 1), []);
+        }));
+
+      it("gives way to an event of the holder's own under the same id", () =>
+        withStore((s) => {
+          s.putSharedCopy({ event: copy(), holders: ['b', 'c'] });
+          assert.equal(s.getEvent('b', 'm1')?.seq, 10, 'read once, so a cache may hold it');
+          assert.equal(s.listEventsChangedSince('b', 0, 10).length, 1);
+          const own = event('b', 'm1', { seq: 5, data: { summary: 'Mine' } });
+          s.putEvent(own);
+          assert.deepEqual(s.getEvent('b', 'm1'), own);
+          assert.deepEqual(s.listEventsOverlapping('b', T0, T0 + DAY), [own]);
+          assert.deepEqual(seen(s, 'b'), ['m1@5']);
+          assert.deepEqual(seen(s, 'c'), ['m1@10']);
+        }));
+
+      it("merges with the holder's own events in change order, at most `limit`", () =>
+        withStore((s) => {
+          s.putEvent(event('b', 'a', { seq: 9 }));
+          s.putEvent(event('b', 'z', { seq: 11 }));
+          s.putSharedCopy({ event: copy(), holders: ['b'] });
+          s.putSharedCopy({ event: copy({ calendarId: 'org2', id: 'k', seq: 12 }), holders: ['b'] });
+          s.putSharedCopy({ event: copy({ calendarId: 'org2', id: 'j', seq: 8 }), holders: ['c'] });
+          assert.deepEqual(seen(s, 'b'), ['a@9', 'm1@10', 'z@11', 'k@12']);
+          assert.deepEqual(s.listEventsChangedSince('b', 0, 2).map((e) => e.id), ['a', 'm1']);
+          assert.deepEqual(s.listEventsChangedSince('b', 10, 1).map((e) => e.id), ['z']);
+          assert.deepEqual(s.listEventsChangedSince('b', 11, 5).map((e) => e.calendarId), ['b']);
+        }));
+
+      it('is replaced whole, holders included, and removed by an empty holder list', () =>
+        withStore((s) => {
+          s.putSharedCopy({ event: copy(), holders: ['b', 'c'] });
+          assert.ok(s.getEvent('b', 'm1'));
+          assert.equal(s.listEventsChangedSince('b', 0, 10).length, 1);
+          s.putSharedCopy({ event: copy({ seq: 20, data: { summary: 'Moved' } }), holders: ['c', 'd'] });
+          assert.equal(s.getEvent('b', 'm1'), undefined);
+          assert.deepEqual(s.listEventsChangedSince('b', 0, 10), []);
+          assert.deepEqual(s.getEvent('c', 'm1')?.data, { summary: 'Moved' });
+          assert.equal(s.getEvent('d', 'm1')?.seq, 20);
+          s.putSharedCopy({ event: copy(), holders: [] });
+          assert.equal(s.getSharedCopy('org', 'm1'), undefined);
+          assert.equal(s.getEvent('c', 'm1'), undefined);
+          assert.deepEqual(s.listEventsOverlapping('d', T0, T0 + DAY), []);
+        }));
+
+      it('is put in the transaction: a rollback brings back the copy it replaced', () =>
+        withStore((s) => {
+          s.putSharedCopy({ event: copy(), holders: ['b'] });
+          assert.equal(s.getEvent('b', 'm1')?.seq, 10);
+          assert.throws(() =>
+            s.transaction(() => {
+              s.putSharedCopy({ event: copy({ seq: 30 }), holders: ['c'] });
+              assert.equal(s.getEvent('c', 'm1')?.seq, 30);
+              throw new Error('boom');
+            }),
+          );
+          assert.deepEqual(s.getSharedCopy('org', 'm1'), { event: copy(), holders: ['b'] });
+          assert.equal(s.getEvent('b', 'm1')?.seq, 10);
+          assert.equal(s.getEvent('c', 'm1'), undefined);
+        }));
+
+      it("deleteUser makes the organizer's copies their holders' own, and drops the user's calendars from holders", () =>
+        withStore((s) => {
+          for (const [id, n] of [['olga', 0], ['ben', 1], ['cy', 2]] as const) {
+            s.putUser(user(id, n));
+            s.putCalendar(calendar(id, id, { primary: true }));
+          }
+          s.putEvent(event('ben', 'm1', { seq: 3, data: { summary: "Ben's own" } }));
+          s.putSharedCopy({ event: copy({ calendarId: 'olga' }), holders: ['ben', 'cy'] });
+          s.putSharedCopy({ event: copy({ calendarId: 'cy', id: 'm2', seq: 11 }), holders: ['ben', 'olga'] });
+          s.deleteUser('olga');
+          assert.equal(s.getSharedCopy('olga', 'm1'), undefined);
+          assert.deepEqual(s.getEvent('cy', 'm1'), { ...copy(), calendarId: 'cy' });
+          assert.equal(s.getEvent('ben', 'm1')?.data.summary, "Ben's own", 'an event of their own is left alone');
+          assert.deepEqual(s.getSharedCopy('cy', 'm2')?.holders, ['ben']);
+          s.deleteUser('ben');
+          assert.equal(s.getSharedCopy('cy', 'm2'), undefined);
+        }));
+
+      it('clearWorkspace removes them', () =>
+        withStore((s) => {
+          s.putSharedCopy({ event: copy(), holders: ['b'] });
+          s.clearWorkspace();
+          assert.equal(s.getSharedCopy('org', 'm1'), undefined);
+          assert.equal(s.getEvent('b', 'm1'), undefined);
+        }));
+    });
+
     describe('connections, tokens and channels', () => {
       it('puts, gets and lists connections by createdAt, then id', () =>
         withStore((s) => {

@@ -13,7 +13,7 @@ import { MemoryStore } from '../../src/store/memory.ts';
 import { openStore, sqliteAvailable, StoreUnavailableError } from '../../src/store/open.ts';
 import { openSqliteStore } from '../../src/store/sqlite.ts';
 import { SCHEMA_VERSION, SchemaVersionError } from '../../src/store/sqlite-schema.ts';
-import { ACCESS_TOKEN_PURGE, EVENT_QUERIES } from '../../src/store/sqlite-statements.ts';
+import { ACCESS_TOKEN_PURGE, EVENT_QUERIES, SHARED_COPY_QUERIES } from '../../src/store/sqlite-statements.ts';
 import type { EventRecord, Store } from '../../src/store/store.ts';
 import { accessToken, entry, event, storeContract, T0 } from './store.contract.ts';
 
@@ -617,6 +617,32 @@ describe('sqlite store', sqliteSkip, () => {
       uses('changedSinceIds', 'events_seq');
       assert.match((plans['changedSinceIds'] ?? []).join(' | '), /COVERING INDEX/);
       uses('exceptions', 'events_exceptions');
+    } finally {
+      db.close();
+    }
+  });
+
+  it("answers a holder's shared-copy queries from the indexes the copies of one write share", () => {
+    const path = tempDb();
+    openSqlite(path).close();
+    const db = new sqlite!.DatabaseSync(path);
+    try {
+      const plan = (sql: string): string => {
+        const args = Object.fromEntries([...new Set(sql.match(/:\w+/g))].map((name) => [name.slice(1), null]));
+        return db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(args).map((r) => String(r['detail'])).join(' | ');
+      };
+      const held = plan(SHARED_COPY_QUERIES.held);
+      assert.match(held, /SEARCH s USING INDEX sqlite_autoindex_shared_copies_1 \(id=\?\)/);
+      const overlapping = plan(SHARED_COPY_QUERIES.overlapping);
+      assert.match(overlapping, /SEARCH s USING INDEX shared_copies_short_start \(start_ms>\? AND start_ms<\?\)/);
+      assert.match(overlapping, /SEARCH s USING INDEX shared_copies_long \(start_ms<\?\)/);
+      const changed = plan(SHARED_COPY_QUERIES.changedSince);
+      assert.match(changed, /SEARCH s USING INDEX shared_copies_seq \(seq>\?\)/);
+      for (const p of [held, overlapping, changed]) {
+        assert.doesNotMatch(p, /SCAN s\b|TEMP B-TREE/, p);
+        // The holder's own event under the id is looked up by key.
+        if (p !== held) assert.match(p, /SEARCH e USING COVERING INDEX sqlite_autoindex_events_1 \(calendar_id=\? AND id=\?\)/);
+      }
     } finally {
       db.close();
     }
