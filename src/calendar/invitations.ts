@@ -20,7 +20,8 @@ import type { CalendarRecord, EventRecord, JsonObject, Store, UserRecord } from 
 import type { WriteContext } from '../events/event-record.ts';
 import { clientFields } from '../events/event-input.ts';
 import { instanceBase } from '../events/series-exceptions.ts';
-import { attendeesOf, entryOf, isCopy, organizerEmail, ownKey, privateOf, sameEmail, sharedOf, syncCopies, usersByEmail } from '../events/invitations.ts';
+import { privateOf, sharedOf } from '../events/copy-data.ts';
+import { attendeesOf, entryOf, isCopy, organizerEmail, ownKey, sameEmail, syncCopies, usersByEmail } from '../events/invitations.ts';
 import type { CopyContext, UsersByEmail } from '../events/invitations.ts';
 import { deleteEvent, findTarget, timingChanged, writeEvent } from './event-write.ts';
 import type { EventTarget, WriteMode } from './event-write.ts';

@@ -1,15 +1,16 @@
 // Copies of an organizer's event on the primary calendars of the test users it invites
-// (CONTRACT §13). A copy is a real event record on the invitee's calendar, under the same id and
+// (CONTRACT §13). A copy reads as an event of the invitee's calendar, under the same id and
 // iCalUID, so reading it (get, list, instances, sync, free/busy, the read caches) costs what
 // reading any event costs; the writes keep copies in line with the organizer's record inside the
 // same store transaction.
 //
-// What a copy holds: the organizer's record with `organizer` and `creator` stripped of `self`
-// (the calendar holding the copy is not theirs), and the copy's own PRIVATE properties
-// (reminders, colorId, transparency, extendedProperties.private), which the invitee sets and no
-// organizer write touches. A new copy starts with the organizer's transparency (Google shows a
-// new invitation busy or free as its organizer set it) and no reminders, colour or private
-// properties of its own.
+// How copies are stored: the invitees whose copy is what a new copy would be hold one shared
+// copy (Store's SharedCopyRecord), written once per organizer write however many they are; an
+// insert inviting twenty test users writes two records, not twenty-one. A copy becomes a record
+// of the invitee's own (syncOne) once it differs from the shared one: its invitee set private
+// properties on it, it is cancelled for them alone, or it keeps a transparency the organizer has
+// since changed. Exceptions of a series and all-day events (whose dates are days of each
+// holder's zone) are copied per invitee.
 //
 // Who holds copies: every attendee whose e-mail is a test user's (case-insensitively), except
 // the organizer. An exception of a series is copied to the series' invitees: one who is not
@@ -25,14 +26,12 @@
 // An event of the invitee's own that already holds the id (an unrelated event, not a copy of
 // this one) is left alone and that invitee gets no copy: an invitation must not overwrite data.
 
-import type { CalendarRecord, EventRecord, EventStatus, JsonObject, Store, UserRecord } from '../store/store.ts';
+import type { CalendarRecord, EventRecord, JsonObject, SharedCopyRecord, Store, UserRecord } from '../store/store.ts';
+import { copyData, initialPrivate, privateOf, sameData, statusOf } from './copy-data.ts';
 import { isJsonObject } from '../validation.ts';
 import { occurrenceTimes, eventSpan } from './occurrences.ts';
 import { recurrenceLines, seriesOf } from './event-series.ts';
 import { withHistory, withoutHistory } from './series-history.ts';
-
-/** The properties of an event that belong to each calendar holding it, not to the event. */
-export const PRIVATE_FIELDS = ['reminders', 'colorId', 'transparency'] as const;
 
 export function sameEmail(a: unknown, b: unknown): boolean {
   return typeof a === 'string' && typeof b === 'string' && a.toLowerCase() === b.toLowerCase();
@@ -102,83 +101,6 @@ export function inviteesOf(data: JsonObject | undefined, users: UsersByEmail): U
   return out;
 }
 
-/** The private properties of `data` (PRIVATE_FIELDS and extendedProperties.private). */
-export function privateOf(data: JsonObject): JsonObject {
-  const out: JsonObject = {};
-  for (const key of PRIVATE_FIELDS) if (data[key] !== undefined) out[key] = data[key];
-  const extended = data.extendedProperties;
-  if (isJsonObject(extended) && extended.private !== undefined) out.extendedPrivate = extended.private;
-  return out;
-}
-
-/** `data` without its private properties: what every calendar holding the event shares. */
-export function sharedOf(data: JsonObject): JsonObject {
-  const out: JsonObject = { ...data };
-  for (const key of PRIVATE_FIELDS) delete out[key];
-  const extended = data.extendedProperties;
-  if (isJsonObject(extended)) {
-    const { private: _own, ...shared } = extended;
-    if (Object.keys(shared).length > 0) out.extendedProperties = shared;
-    else delete out.extendedProperties;
-  }
-  return out;
-}
-
-/** `shared` with the private properties `own` (as privateOf returns them). */
-function withPrivate(shared: JsonObject, own: JsonObject): JsonObject {
-  const out: JsonObject = { ...shared };
-  for (const key of PRIVATE_FIELDS) if (own[key] !== undefined) out[key] = own[key];
-  if (own.extendedPrivate !== undefined) {
-    const extended = isJsonObject(shared.extendedProperties) ? shared.extendedProperties : {};
-    out.extendedProperties = { ...extended, private: own.extendedPrivate };
-  }
-  return out;
-}
-
-function withoutSelf(value: JsonObject[keyof JsonObject] | undefined): JsonObject | undefined {
-  if (!isJsonObject(value)) return undefined;
-  const { self: _self, ...rest } = value;
-  return rest;
-}
-
-/**
- * What every copy of `organizer` (a record's data) shares, deeply frozen and made once per
- * version of the organizer's data: the memory store keeps frozen parts without copying them
- * (memory-records.ts), so twenty copies hold one attendee list, not twenty.
- */
-const templates = new WeakMap<JsonObject, JsonObject>();
-
-function copyTemplate(organizer: JsonObject): JsonObject {
-  let template = templates.get(organizer);
-  if (template === undefined) {
-    const shared = sharedOf(withoutHistory(organizer));
-    const organizerField = withoutSelf(organizer.organizer);
-    const creatorField = withoutSelf(organizer.creator);
-    if (organizerField !== undefined) shared.organizer = organizerField;
-    if (creatorField !== undefined) shared.creator = creatorField;
-    template = deepFreeze(JSON.parse(JSON.stringify(shared)) as JsonObject);
-    templates.set(organizer, template);
-  }
-  return template;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null) {
-    for (const child of Object.values(value)) deepFreeze(child);
-    Object.freeze(value);
-  }
-  return value;
-}
-
-/** The data of the copy of `organizer` (a record's data) holding the private properties `own`. */
-function copyData(organizer: JsonObject, own: JsonObject): JsonObject {
-  return withPrivate(copyTemplate(organizer), own);
-}
-
-function statusOf(data: JsonObject): EventStatus {
-  return data.status === 'cancelled' || data.status === 'tentative' ? data.status : 'confirmed';
-}
-
 /** What a sync of copies writes with: the store, the time, the workspace's users by e-mail. */
 export interface CopyContext {
   store: Store;
@@ -204,7 +126,7 @@ function copyTarget(store: Store, calendar: CalendarRecord, organizer: EventReco
 /** The copy record for `data` on `calendar`; `master` is the organizer's series of an exception. */
 function copyRecord(
   ctx: CopyContext,
-  calendar: CalendarRecord,
+  calendar: Pick<CalendarRecord, 'id' | 'timeZone'>,
   organizer: EventRecord,
   data: JsonObject,
   master: EventRecord | undefined,
@@ -326,15 +248,6 @@ export function cancelCopy(ctx: CopyContext, user: UserRecord, organizer: EventR
   return true;
 }
 
-/** The private properties a new copy starts with: the organizer's transparency (see the header). */
-export function initialPrivate(organizer: JsonObject): JsonObject {
-  return organizer.transparency === undefined ? {} : { transparency: organizer.transparency };
-}
-
-function sameData(a: JsonObject, b: JsonObject): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
-}
-
 /**
  * Brings every copy of an organizer's record (single event, series master or exception) in line
  * with it, after it was written. `former` is the record's data before the write: its invitees
@@ -356,18 +269,81 @@ export function syncCopies(ctx: CopyContext, organizer: EventRecord, former: Jso
   }
   const invited = inviteesOf(organizer.data, ctx.users);
   const holders = [...invited, ...inviteesOf(former, ctx.users).filter((u) => !invited.includes(u))];
-  if (holders.length === 0) return changed;
+  const before = ctx.store.getSharedCopy(organizer.calendarId, organizer.id);
+  if (holders.length === 0 && before === undefined) return changed;
   const exceptions = organizer.recurring || (former !== undefined && recurrenceLines(former).length > 0) ? ctx.store.listExceptions(organizer.calendarId, organizer.id) : [];
+  // Whether each holds the series live, read before anything is written (an exception's copy
+  // needs to know whether the series' came back).
+  const wasLive = new Map<UserRecord, boolean>();
+  for (const user of exceptions.length > 0 ? holders : []) {
+    const calendar = ctx.store.getCalendar(user.email);
+    wasLive.set(user, calendar !== undefined && holdsLive(ctx.store, calendar, organizer));
+  }
+  const sharing = shareCopy(ctx, organizer, invited, before, former === undefined);
+  for (const calendarId of sharing.wrote ? [...sharing.holders, ...(before?.holders ?? [])] : []) changed.add(calendarId);
   for (const user of holders) {
     const isInvited = invited.includes(user);
-    const calendar = exceptions.length > 0 ? ctx.store.getCalendar(user.email) : undefined;
-    const wasLive = calendar !== undefined && holdsLive(ctx.store, calendar, organizer);
-    note(user, syncOne(ctx, user, organizer, undefined, isInvited));
-    const revived = calendar !== undefined && !wasLive && holdsLive(ctx.store, calendar, organizer);
+    if (!sharing.holders.has(user.email)) note(user, syncOne(ctx, user, organizer, undefined, isInvited));
+    if (exceptions.length === 0) continue;
+    const calendar = ctx.store.getCalendar(user.email);
+    const revived = calendar !== undefined && wasLive.get(user) === false && holdsLive(ctx.store, calendar, organizer);
     for (const exception of exceptions) {
       const invitedHere = isInvited && inviteesOf(exception.data, ctx.users).includes(user);
       note(user, syncOne(ctx, user, exception, organizer, invitedHere, revived));
     }
   }
   return changed;
+}
+
+/**
+ * Whether the copies of `organizer` can be one shared copy (Store's SharedCopyRecord): a record
+ * that is not an exception (those follow their series per invitee), and whose span does not
+ * depend on the calendar holding it (an all-day event's dates are days of each holder's zone).
+ */
+function shareable(organizer: EventRecord): boolean {
+  return organizer.recurringEventId === null && !(isJsonObject(organizer.data.start) && typeof organizer.data.start.date === 'string');
+}
+
+/**
+ * Writes the copy of `organizer` that its invitees hold alike, and says who holds it: every
+ * invitee who holds no copy of their own (one they set private properties on, or that is
+ * cancelled for them alone, which syncOne keeps). A holder of the former shared copy who will
+ * not hold the new one (taken off the guest list, or their copy keeps a transparency the
+ * organizer changed) first gets the former one as a copy of their own, as it read there, for
+ * syncOne to bring in line. On an insert (`fresh`) nobody holds a copy yet: an event of an
+ * invitee's own under the same id (not a copy) hides the shared copy on their calendar.
+ */
+function shareCopy(ctx: CopyContext, organizer: EventRecord, invited: readonly UserRecord[], before: SharedCopyRecord | undefined, fresh: boolean): { holders: ReadonlySet<string>; wrote: boolean } {
+  // What `calendarId` holds under the id: nothing, the former shared copy, or a copy (or an
+  // event) of its own. A copy of its own never carries the shared copy's sequence.
+  const holds = (calendarId: string): 'nothing' | 'shared' | 'own' => {
+    const held = fresh ? undefined : ctx.store.getEvent(calendarId, organizer.id);
+    if (held === undefined) return 'nothing';
+    return before !== undefined && held.seq === before.event.seq && before.holders.includes(calendarId) ? 'shared' : 'own';
+  };
+  const privateKept = before === undefined || sameData(privateOf(before.event.data), initialPrivate(organizer.data));
+  const holders = new Set<string>();
+  for (const user of shareable(organizer) ? invited : []) {
+    if (ctx.own?.has(ownKey(user.email, organizer.id)) === true) continue;
+    const held = holds(user.email);
+    if (held === 'nothing' || (held === 'shared' && privateKept)) holders.add(user.email);
+  }
+  if (before !== undefined) {
+    for (const holder of before.holders) {
+      if (!holders.has(holder) && holds(holder) === 'shared') ctx.store.putEvent({ ...before.event, calendarId: holder });
+    }
+  }
+  if (holders.size === 0) {
+    if (before !== undefined) ctx.store.putSharedCopy({ event: before.event, holders: [] });
+    return { holders, wrote: before !== undefined };
+  }
+  const data = copyData(organizer.data, initialPrivate(organizer.data));
+  const unchanged = before !== undefined && sameData(withoutHistory(before.event.data), data) &&
+    before.holders.length === holders.size && before.holders.every((h) => holders.has(h));
+  if (unchanged) return { holders, wrote: false };
+  // A shared copy's span is the organizer's record's (shareable() keeps out what depends on the
+  // holder's zone), so the organizer's calendar stands in for the holders'.
+  const event = copyRecord(ctx, { id: organizer.calendarId, timeZone: 'UTC' }, organizer, data, undefined, before?.event);
+  ctx.store.putSharedCopy({ event, holders: [...holders] });
+  return { holders, wrote: true };
 }
