@@ -269,8 +269,9 @@ export function syncCopies(ctx: CopyContext, organizer: EventRecord, former: Jso
   }
   const invited = inviteesOf(organizer.data, ctx.users);
   const holders = [...invited, ...inviteesOf(former, ctx.users).filter((u) => !invited.includes(u))];
+  // A shared copy has holders, who are invited or were until this write.
+  if (holders.length === 0) return changed;
   const before = ctx.store.getSharedCopy(organizer.calendarId, organizer.id);
-  if (holders.length === 0 && before === undefined) return changed;
   const exceptions = organizer.recurring || (former !== undefined && recurrenceLines(former).length > 0) ? ctx.store.listExceptions(organizer.calendarId, organizer.id) : [];
   // Whether each holds the series live, read before anything is written (an exception's copy
   // needs to know whether the series' came back).

@@ -258,17 +258,15 @@ export class SqliteStore implements Store {
   getEvent(calendarId: string, id: string): EventRecord | undefined {
     this.#noticeOthers();
     return this.#cache.get('event', eventKey(calendarId, id), () => {
-      const own = rowAs<EventRow>(this.#sql.getEvent.get(calendarId, id));
-      if (own !== undefined) return toEvent(own);
-      const held = rowAs<EventRow>(this.#sql.heldCopy.get({ holder: calendarId, id }));
-      return held && toEvent({ ...held, calendar_id: calendarId });
+      const row = rowAs<EventRow>(this.#sql.getEvent.get(calendarId, id));
+      return row && toEvent(row);
     });
   }
   listEventsOverlapping(calendarId: string, fromMs: number, toMs: number): EventRecord[] {
     this.#noticeOthers();
     const args: SQLInputValue[] = [calendarId, fromMs - SHORT_EVENT_MAX_MS, toMs, fromMs, calendarId, toMs, fromMs];
     const own = this.#eventsViaCache(calendarId, this.#sql.overlappingIds.get(...args), () => this.#sql.overlapping.all(...args));
-    const held = this.#heldCopies(calendarId, this.#sql.heldOverlapping.all({ holder: calendarId, shortFrom: fromMs - SHORT_EVENT_MAX_MS, fromMs, toMs }));
+    const held = this.#heldCopies(calendarId, this.#sql.heldOverlapping.all(calendarId, fromMs - SHORT_EVENT_MAX_MS, fromMs, toMs));
     return held.length === 0 ? own : [...own, ...held];
   }
   listEventsChangedSince(calendarId: string, afterSeq: number, limit: number): readonly EventRecord[] {
@@ -277,7 +275,7 @@ export class SqliteStore implements Store {
       const own = this.#eventsViaCache(calendarId, this.#sql.changedSinceIds.get(calendarId, afterSeq, limit), () =>
         this.#sql.changedSince.all(calendarId, afterSeq, limit),
       );
-      return mergeChanges([own, this.#heldCopies(calendarId, this.#sql.heldChangedSince.all({ holder: calendarId, afterSeq, limit }))], limit);
+      return mergeChanges([own, this.#heldCopies(calendarId, this.#sql.heldChangedSince.all(calendarId, afterSeq, limit))], limit);
     });
   }
 

@@ -628,10 +628,11 @@ describe('sqlite store', sqliteSkip, () => {
     const db = new sqlite!.DatabaseSync(path);
     try {
       const plan = (sql: string): string => {
-        const args = Object.fromEntries([...new Set(sql.match(/:\w+/g))].map((name) => [name.slice(1), null]));
-        return db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(args).map((r) => String(r['detail'])).join(' | ');
+        const params = Math.max(...(sql.match(/\?\d+/g) ?? []).map((p) => Number(p.slice(1))));
+        return db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...Array<null>(params).fill(null)).map((r) => String(r['detail'])).join(' | ');
       };
       const held = plan(SHARED_COPY_QUERIES.held);
+      assert.match(held, /SEARCH events USING INDEX sqlite_autoindex_events_1 \(calendar_id=\? AND id=\?\)/);
       assert.match(held, /SEARCH s USING INDEX sqlite_autoindex_shared_copies_1 \(id=\?\)/);
       const overlapping = plan(SHARED_COPY_QUERIES.overlapping);
       assert.match(overlapping, /SEARCH s USING INDEX shared_copies_short_start \(start_ms>\? AND start_ms<\?\)/);
