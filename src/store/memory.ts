@@ -8,9 +8,9 @@
 // multi-step ones (cascades, clearWorkspace) wrap themselves in transaction().
 //
 // Indexes, so that reads follow the size of the answer rather than of the calendar: the events'
-// (memory-events.ts) and the shared copies' (memory-shared-copies.ts); access and refresh tokens by connection, access tokens by expiry (the
-// purge takes the soonest expired first). Users, calendars, connections and channels are few, so
-// their lists scan and sort.
+// (memory-events.ts) and the shared copies' (memory-shared-copies.ts); access and refresh tokens
+// by connection, access tokens by expiry (the purge takes the soonest expired first). Users,
+// calendars, connections and channels are few, so their lists scan and sort.
 
 import { mergeChanges, refuseThenable } from './backend-rules.ts';
 import { CalendarEvents } from './memory-events.ts';

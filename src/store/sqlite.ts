@@ -256,11 +256,7 @@ export class SqliteStore implements Store {
     this.#cache.forgetLists(e.calendarId);
   }
   getEvent(calendarId: string, id: string): EventRecord | undefined {
-    this.#noticeOthers();
-    return this.#cache.get('event', eventKey(calendarId, id), () => {
-      const row = rowAs<EventRow>(this.#sql.getEvent.get(calendarId, id));
-      return row && toEvent(row);
-    });
+    return this.#lookup('event', eventKey(calendarId, id), this.#sql.getEvent, toEvent, calendarId, id);
   }
   listEventsOverlapping(calendarId: string, fromMs: number, toMs: number): EventRecord[] {
     this.#noticeOthers();
