@@ -281,7 +281,9 @@ export function syncCopies(ctx: CopyContext, organizer: EventRecord, former: Jso
     wasLive.set(user, calendar !== undefined && holdsLive(ctx.store, calendar, organizer));
   }
   const sharing = shareCopy(ctx, organizer, invited, before, former === undefined);
-  for (const calendarId of sharing.wrote ? [...sharing.holders, ...(before?.holders ?? [])] : []) changed.add(calendarId);
+  if (sharing.wrote) {
+    for (const calendarId of [...sharing.holders, ...(before?.holders ?? [])]) changed.add(calendarId);
+  }
   for (const user of holders) {
     const isInvited = invited.includes(user);
     if (!sharing.holders.has(user.email)) note(user, syncOne(ctx, user, organizer, undefined, isInvited));

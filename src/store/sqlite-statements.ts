@@ -196,6 +196,7 @@ export function prepareStatements(db: DatabaseSync) {
     ),
     deleteSharedCopy: p('DELETE FROM shared_copies WHERE calendar_id = ? AND id = ?'),
     getSharedCopy: p(`SELECT ${EVENT_COLUMNS}, holders FROM shared_copies WHERE id = ? AND calendar_id = ?`),
+    sharedCopyHolders: p('SELECT holders FROM shared_copies WHERE id = ? AND calendar_id = ?'),
     getEvent: p(SHARED_COPY_QUERIES.held),
     heldOverlapping: p(SHARED_COPY_QUERIES.overlapping),
     heldChangedSince: p(SHARED_COPY_QUERIES.changedSince),

@@ -285,10 +285,12 @@ export class SqliteStore implements Store {
 
   putSharedCopy(copy: SharedCopyRecord): void {
     const { calendarId, id } = copy.event;
-    const before = this.getSharedCopy(calendarId, id);
+    // Only the former holders are needed (their cached reads go), not the former copy's JSON.
+    const row = this.#sql.sharedCopyHolders.get(id, calendarId);
+    const formerHolders = row === undefined ? [] : (JSON.parse(String(row['holders'])) as string[]);
     if (copy.holders.length > 0) this.#write(this.#sql.putSharedCopy, sharedCopyColumns(copy));
-    else if (before !== undefined) this.#write(this.#sql.deleteSharedCopy, [calendarId, id]);
-    for (const holder of new Set([...(before?.holders ?? []), ...copy.holders])) {
+    else if (row !== undefined) this.#write(this.#sql.deleteSharedCopy, [calendarId, id]);
+    for (const holder of new Set([...formerHolders, ...copy.holders])) {
       this.#cache.forget('event', eventKey(holder, id));
       this.#cache.forgetLists(holder);
     }
