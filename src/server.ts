@@ -11,7 +11,7 @@ import type { ApiRequest } from './http/request.ts';
 import { writeResult } from './http/respond.ts';
 import type { Result } from './http/result.ts';
 import type { Surface } from './http/surface.ts';
-import { unsupported } from './http/unrouted.ts';
+import { unroutedError, unsupported } from './http/unrouted.ts';
 
 // node:http through process.getBuiltinModule rather than an import: importing a built-in as an
 // ES module builds a facade of all its exports, and node:http's include lazy getters (WebSocket
@@ -112,6 +112,12 @@ async function handle(options: HttpServerOptions, incoming: IncomingMessage, res
     localPort: incoming.socket.localPort ?? 0,
     trace: emptyTrace(),
   };
+  if (hostHeaders(incoming) > 1) {
+    incoming.resume();
+    const refused = new RequestError(400, 'badRequest', 'The request carries more than one Host header.');
+    answer(options, res, req, surface ? surface.renderError(refused, req) : unroutedError(refused), started);
+    return;
+  }
   const origin = corsOrigin(req);
   if (origin !== undefined && isPreflight(req)) {
     incoming.resume();
@@ -175,6 +181,16 @@ async function run(surface: Surface, req: ApiRequest, incoming: IncomingMessage)
   }
   req.body = await readBody(incoming);
   return match.handler(req, match.params);
+}
+
+// RFC 9112 §3.2: a request with more than one Host field is answered 400. node:http keeps the first
+// and drops the rest from `headers`, so the raw list is counted: the Host rules of the management
+// API and the consent page must judge the one Host the request has, not one of two.
+function hostHeaders(incoming: IncomingMessage): number {
+  let count = 0;
+  const raw = incoming.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) if ((raw[i] as string).length === 4 && (raw[i] as string).toLowerCase() === 'host') count++;
+  return count;
 }
 
 // Google's Java client sends PATCH as POST with X-HTTP-Method-Override (BEHAVIOUR.md §8.5).

@@ -13,7 +13,7 @@ const MAX_BODY_BYTES = 1024 * 1024;
  */
 export class RequestError extends Error {
   readonly status: number;
-  readonly code: 'payloadTooLarge' | 'parseError' | 'unsupportedEncoding' | 'uriTooLong';
+  readonly code: 'badRequest' | 'payloadTooLarge' | 'parseError' | 'unsupportedEncoding' | 'uriTooLong';
   constructor(status: number, code: RequestError['code'], message: string) {
     super(message);
     this.status = status;

@@ -7,6 +7,7 @@
 //      handler, even from a browser too old to send the headers of step 2.
 
 import type { App } from '../app.ts';
+import { acceptedHosts, addressedTo } from '../http/allowed-host.ts';
 import { header } from '../http/request.ts';
 import type { ApiRequest } from '../http/request.ts';
 import { fromOwnOrigin } from '../http/same-origin.ts';
@@ -14,9 +15,8 @@ import { ManagementError } from './errors.ts';
 
 /** The error that refuses the request, or undefined to let it through to routing. */
 export function refusal(app: App, req: ApiRequest): ManagementError | undefined {
-  const hosts = acceptedHosts(app);
-  const host = hostname(header(req, 'host') ?? '');
-  if (host === undefined || !hosts.has(host)) return new ManagementError(403, 'forbidden', 'Host not allowed.');
+  const hosts = acceptedHosts(app.host, app.baseUrl);
+  if (!addressedTo(req, hosts)) return new ManagementError(403, 'forbidden', 'Host not allowed.');
   if (!openToOtherSites(req) && !fromOwnOrigin(req, { sites: OWN_SITES, isOwnOrigin: (origin) => ownOrigins(app, hosts, req).has(origin) })) {
     return new ManagementError(403, 'forbidden', 'Cross-site requests to /__svc/ are refused: only the service itself and non-browser clients may use it.');
   }
@@ -33,13 +33,6 @@ const OWN_SITES = ['same-origin', 'none'];
 // changes nothing until a person acts on it, and its own requests are same-origin.
 function openToOtherSites(req: ApiRequest): boolean {
   return req.method === 'GET' && req.path === '/__svc/ui';
-}
-
-// The configured host, localhost, 127.0.0.1, [::1] or the base URL's host.
-function acceptedHosts(app: App): Set<string> {
-  const hosts = new Set(['localhost', '127.0.0.1', '[::1]', bracketed(app.host).toLowerCase()]);
-  if (app.baseUrl) hosts.add(new URL(app.baseUrl).hostname.toLowerCase());
-  return hosts;
 }
 
 // The service itself: the base URL's origin, or http:// plus an accepted host name and the
@@ -61,16 +54,4 @@ function hasBody(req: ApiRequest): boolean {
 // RFC 9110 §8.3.1: type and subtype are case-insensitive; parameters (charset) may follow `;`.
 function isJson(contentType: string | undefined): boolean {
   return contentType !== undefined && /^application\/json[ \t]*(?:;|$)/i.test(contentType.trim());
-}
-
-// RFC 9110 §7.2: Host = uri-host [ ":" port ], the port all digits. Anything else
-// (`127.0.0.1:80@evil.example`, `[::1]junk`) names no host and is refused.
-const HOST_HEADER = /^(\[[0-9a-f:.]+\]|[^:@[\]\s/]+)(?::\d*)?$/;
-
-function hostname(hostHeader: string): string | undefined {
-  return HOST_HEADER.exec(hostHeader.trim().toLowerCase())?.[1];
-}
-
-function bracketed(host: string): string {
-  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 }
