@@ -12,6 +12,7 @@ import { renderConsentPage } from './consent-page.ts';
 import type { OAuthContext } from './context.ts';
 import { OAuthError } from './errors.ts';
 import { randomToken } from '../crypto.ts';
+import { workspaceGeneration } from '../store/generation.ts';
 import { MAX_PENDING_CONSENTS } from './pending.ts';
 import type { PendingConsent } from './pending.ts';
 import { required, single } from './params.ts';
@@ -121,8 +122,10 @@ function validateAuthorizationRequest(ctx: OAuthContext, query: URLSearchParams)
     state: query.get('state') ?? undefined,
     offline: accessType === 'offline',
     codeChallenge,
+    generation: workspaceGeneration(ctx.app.store),
   };
 }
+
 
 export function decideConsent(ctx: OAuthContext, req: ApiRequest): Result {
   assertSameOrigin(req);
@@ -133,7 +136,9 @@ export function decideConsent(ctx: OAuthContext, req: ApiRequest): Result {
   const { store, clock } = ctx.app;
   const now = clock.now();
   const consent = ctx.consents.find(nonce, now);
-  if (!consent) throw new OAuthError('invalid_request', 'The consent request is unknown, expired or already used.');
+  // A reset or fixture load ends every pending consent, also when another process on the same
+  // database file made it: its hooks cannot reach this process's memory, the generation can.
+  if (!consent || consent.generation !== workspaceGeneration(store)) throw new OAuthError('invalid_request', 'The consent request is unknown, expired or already used.');
   if (decision !== 'approve' && decision !== 'deny') throw new OAuthError('invalid_request', 'decision must be approve or deny.');
   const user = store.getUser(userId);
   if (!user) throw new OAuthError('invalid_request', 'Unknown test user.');

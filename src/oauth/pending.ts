@@ -101,6 +101,8 @@ export interface PendingConsent extends Expiring {
   state: string | undefined;
   offline: boolean;
   codeChallenge: string | undefined;
+  /** The workspace generation when it was opened (store/generation.ts). */
+  generation: string;
 }
 
 export class PendingConsents {

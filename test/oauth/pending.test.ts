@@ -16,7 +16,7 @@ const T = Date.UTC(2026, 10, 23, 9, 0);
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 
-const consent = { clientId: 'c', redirectUri: 'http://127.0.0.1/cb', scopes: ['openid'], state: undefined, offline: false, codeChallenge: undefined };
+const consent = { clientId: 'c', redirectUri: 'http://127.0.0.1/cb', scopes: ['openid'], state: undefined, offline: false, codeChallenge: undefined, generation: '0' };
 const connection = (id: string): ConnectionRecord => ({ id, clientId: 'c', userId: 'u', scopes: ['openid'], offline: false, createdAt: T });
 const grant = (connectionId: string) => ({ connection: connection(connectionId), redirectUri: 'http://127.0.0.1/cb', codeChallenge: undefined });
 

@@ -2,7 +2,8 @@
 // other refuses on its next request, though it had just authenticated the token and kept it in
 // its bearer cache (src/oauth/bearer.ts) and its store's read cache. Revocation through
 // /oauth/revoke and through the management API, a user's deletion, and a reset; and an
-// authorization code the other process holds in memory dies with its connection.
+// authorization code the other process holds in memory dies with its connection, and so does a
+// consent pending there when the workspace is reset.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -94,5 +95,22 @@ describe('two processes on one database file', { skip: SQLITE_SKIP, timeout: 60_
     const fresh = await obtainToken(b.url, { user: 'user-ben', scope: ['calendar', 'openid'] });
     await inUse(b, fresh);
     await inUse(a, fresh);
+  });
+
+  it('a reset in one ends the consents pending in the other: approving one then makes no connection', async () => {
+    const page = await openConsent({ baseUrl: b.url, scopes: expandScopes(['calendar', 'openid']) });
+    assert.equal((await call(`${a.url}/__svc/reset`, { method: 'POST' })).status, 204);
+    const approved = await call(`${b.url}/oauth/authorize`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ nonce: page.nonce, user: 'user-aiko', decision: 'approve' }).toString(),
+      redirect: 'manual',
+    });
+    assert.equal(approved.status, 400, approved.text);
+    assert.equal(approved.json.error, 'invalid_request');
+    assert.deepEqual((await call(`${b.url}/__svc/connections`)).json.connections, []);
+    // A consent opened after the reset is approved as usual.
+    const after = await openConsent({ baseUrl: b.url, scopes: expandScopes(['calendar', 'openid']) });
+    assert.equal(typeof (await approveConsent(b.url, after.nonce, 'user-aiko')), 'string');
   });
 });
