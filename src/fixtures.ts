@@ -153,6 +153,9 @@ function clientSecretHash(client: JsonRecord, path: string): string {
 function redirectUri(value: unknown, path: string): string {
   // Checked before parsing: the URL parser drops tabs and newlines silently.
   const text = identifier(value, path);
+  // The consent's answer carries the URI in a Location header, which holds visible ASCII only;
+  // normalising it here would break the exact match against what the app sends.
+  if (!/^[\x21-\x7e]+$/.test(text)) throw new FixtureError(path, 'must be ASCII without spaces: percent-encode any other character (…/cb%E2%98%83, not …/cb☃)');
   let url: URL;
   try {
     url = new URL(text);

@@ -66,6 +66,10 @@ function validateAuthorizationRequest(ctx: OAuthContext, query: URLSearchParams)
   if (!redirectUri) throw new OAuthError('invalid_request', 'Missing required parameter: redirect_uri.');
   // Exact string match: no wildcard ports, no trailing-slash or case normalisation (spec).
   if (!client.redirectUris.includes(redirectUri)) throw new OAuthError('invalid_request', 'Unregistered redirect URI.');
+  // The answer to the consent is a Location header, which holds visible ASCII only: a URI that
+  // cannot go there (registered before fixtures refused such URIs) is refused before anything
+  // is stored for it.
+  if (!isHeaderSafe(redirectUri)) throw new OAuthError('invalid_request', 'The redirect URI must be ASCII: percent-encode other characters when registering it.');
 
   // 3. unknown, then repeated parameters.
   for (const name of new Set(query.keys())) {
@@ -126,6 +130,10 @@ function validateAuthorizationRequest(ctx: OAuthContext, query: URLSearchParams)
   };
 }
 
+/** RFC 9110 §5.5: a header value here holds visible ASCII only (a URI has no spaces). */
+function isHeaderSafe(uri: string): boolean {
+  return /^[\x21-\x7e]+$/.test(uri);
+}
 
 export function decideConsent(ctx: OAuthContext, req: ApiRequest): Result {
   assertSameOrigin(req);
@@ -154,9 +162,12 @@ export function decideConsent(ctx: OAuthContext, req: ApiRequest): Result {
     offline: consent.offline,
     createdAt: now,
   };
-  store.putConnection(connection);
   const code = ctx.codes.issue({ connection, redirectUri: consent.redirectUri, codeChallenge: consent.codeChallenge }, now);
-  return redirect(redirectTarget(consent, { code }));
+  // The answer is built before the connection is stored: nothing is kept for an answer that
+  // could not be sent (a code whose connection was never stored is refused at the token endpoint).
+  const answer = redirect(redirectTarget(consent, { code }));
+  store.putConnection(connection);
+  return answer;
 }
 
 /** `<redirect_uri>?state=<state>&code=<code>`; state only when given; `&` when the URI has a query (RFC 6749 §3.1.2). */
