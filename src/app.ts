@@ -21,6 +21,8 @@ export class App {
   baseUrl = '';
   /** The configured --host, for the management Host check. */
   readonly host: string;
+  /** More Host values that check accepts (--allowed-hosts). */
+  readonly allowedHosts: readonly string[];
   /** The TCP port the server is bound to; set once it is listening (webhooks must not point at it). */
   port = 0;
   readonly #resetListeners: Array<() => void> = [];
@@ -28,12 +30,13 @@ export class App {
   readonly #shutdownListeners: Array<() => void> = [];
   readonly #changeListeners: Array<(resource: ChannelResource) => void> = [];
 
-  constructor(deps: { store: Store; clock: Clock; log: Logger; startupFixture: () => Fixture; host: string }) {
+  constructor(deps: { store: Store; clock: Clock; log: Logger; startupFixture: () => Fixture; host: string; allowedHosts?: readonly string[] }) {
     this.store = deps.store;
     this.clock = deps.clock;
     this.log = deps.log;
     this.#startupFixture = deps.startupFixture;
     this.host = deps.host;
+    this.allowedHosts = deps.allowedHosts ?? [];
   }
 
   /** Called after the workspace is replaced (reset or fixture load): drop all in-memory OAuth and channel state. */

@@ -7,7 +7,7 @@
 //      handler, even from a browser too old to send the headers of step 2.
 
 import type { App } from '../app.ts';
-import { acceptedHosts, addressedTo } from '../http/allowed-host.ts';
+import { acceptedHosts, addressedTo, HOST_REFUSED } from '../http/allowed-host.ts';
 import { header } from '../http/request.ts';
 import type { ApiRequest } from '../http/request.ts';
 import { fromOwnOrigin } from '../http/same-origin.ts';
@@ -15,8 +15,8 @@ import { ManagementError } from './errors.ts';
 
 /** The error that refuses the request, or undefined to let it through to routing. */
 export function refusal(app: App, req: ApiRequest): ManagementError | undefined {
-  const hosts = acceptedHosts(app.host, app.baseUrl);
-  if (!addressedTo(req, hosts)) return new ManagementError(403, 'forbidden', 'Host not allowed.');
+  const hosts = acceptedHosts(app.host, app.baseUrl, app.allowedHosts);
+  if (!addressedTo(req, hosts)) return new ManagementError(403, 'forbidden', HOST_REFUSED);
   if (!openToOtherSites(req) && !fromOwnOrigin(req, { sites: OWN_SITES, isOwnOrigin: (origin) => ownOrigins(app, hosts, req).has(origin) })) {
     return new ManagementError(403, 'forbidden', 'Cross-site requests to /__svc/ are refused: only the service itself and non-browser clients may use it.');
   }

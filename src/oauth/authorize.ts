@@ -2,7 +2,7 @@
 // §3 and §4). Every validation error is a 400 JSON answer to the browser and never a redirect:
 // the redirect URI is only trusted once the request is fully valid (RFC 6749 §4.1.2.1).
 
-import { acceptedHosts, addressedTo } from '../http/allowed-host.ts';
+import { acceptedHosts, addressedTo, HOST_REFUSED } from '../http/allowed-host.ts';
 import { formBody } from '../http/request.ts';
 import type { ApiRequest } from '../http/request.ts';
 import { redirect } from '../http/result.ts';
@@ -39,7 +39,7 @@ export function showConsent(ctx: OAuthContext, req: ApiRequest): Result {
   const { store, clock } = ctx.app;
   // CONTRACT §19: the page lists every test user's name and e-mail, so a page that reached the
   // service through DNS rebinding must not read it (the management API's Host rule, §5).
-  if (!addressedTo(req, acceptedHosts(ctx.app.host, ctx.app.baseUrl))) throw new OAuthError('forbidden', 'Host not allowed.');
+  if (!addressedTo(req, acceptedHosts(ctx.app.host, ctx.app.baseUrl, ctx.app.allowedHosts))) throw new OAuthError('forbidden', HOST_REFUSED);
   const consent = validateAuthorizationRequest(ctx, req.query);
   const now = clock.now();
   if (ctx.consents.count(now) >= MAX_PENDING_CONSENTS) {

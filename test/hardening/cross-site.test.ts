@@ -5,6 +5,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { HOST_REFUSED } from '../../src/http/allowed-host.ts';
 import { start } from '../../src/index.ts';
 import type { RunningService } from '../../src/index.ts';
 import { freePort } from '../_helpers/ports.ts';
@@ -111,7 +112,7 @@ describe('cross-site requests to /__svc/ (CONTRACT §5)', () => {
   it('the Host check still comes first', async () => {
     const answer = await rawRequest(url, '/__svc/users', { headers: { host: 'evil.example', 'sec-fetch-site': 'same-origin' } });
     assert.equal(answer.status, 403);
-    assert.equal(answer.json.error_description, 'Host not allowed.');
+    assert.equal(answer.json.error_description, HOST_REFUSED);
   });
 });
 

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
+import { HOST_REFUSED } from '../../src/http/allowed-host.ts';
 import { start } from '../../src/index.ts';
 import type { RunningService } from '../../src/index.ts';
 import { DEFAULT_FIXTURE } from '../../src/config.ts';
@@ -128,7 +129,7 @@ describe(`management API fuzzing (seed ${SEED})`, () => {
       const expected = allowed.has(name) ? 200 : 403;
       if (answer.status === 400 && !allowed.has(name)) return; // node:http's own parser refused it
       assert.equal(answer.status, expected, `host case ${i} (seed ${SEED}): Host ${JSON.stringify(host)} -> ${answer.status}`);
-      if (expected === 403) assert.deepEqual(answer.json, { error: 'forbidden', error_description: 'Host not allowed.' });
+      if (expected === 403) assert.deepEqual(answer.json, { error: 'forbidden', error_description: HOST_REFUSED });
     });
   });
 });

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { HOST_REFUSED } from '../../src/http/allowed-host.ts';
 import { start } from '../../src/index.ts';
 import type { RunningService } from '../../src/index.ts';
 import { authorizeQuery, OAUTH_FIXTURE } from '../_helpers/oauth.ts';
@@ -77,7 +78,7 @@ describe('GET /oauth/authorize applies the Host rule (CONTRACT §19)', () => {
   it('a page reached through DNS rebinding gets 403 and no user name or e-mail', async () => {
     const answer = await withHeaders(`/oauth/authorize?${authorizeQuery()}`, { Host: `evil.example:${port}` });
     assert.equal(answer.status, 403, answer.text);
-    assert.deepEqual(answer.json, { error: 'forbidden', error_description: 'Host not allowed.' });
+    assert.deepEqual(answer.json, { error: 'forbidden', error_description: HOST_REFUSED });
     for (const user of OAUTH_FIXTURE.users) {
       assert.ok(!answer.text.includes(user.email), `the answer shows ${user.email}`);
       assert.ok(!answer.text.includes(user.id), `the answer shows ${user.id}`);
