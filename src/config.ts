@@ -10,6 +10,10 @@ export interface Options {
   baseUrl: string | undefined;
   /** How many requests the request journal keeps (CONTRACT §9); 0 turns it off. */
   journalSize: number;
+  /** Host values the DNS-rebinding check accepts besides the service's own names: `name` or `name:port`, lower case. */
+  allowedHosts: string[];
+  /** One stderr line per answered request (--log-requests). */
+  logRequests: boolean;
 }
 
 export const DEFAULT_FIXTURE = new URL('../fixtures/default.json', import.meta.url).pathname;
@@ -21,67 +25,128 @@ export const DEFAULTS: Options = {
   fixture: DEFAULT_FIXTURE,
   baseUrl: undefined,
   journalSize: 10_000,
+  allowedHosts: [],
+  logRequests: false,
 };
 
 /** The largest --journal-size: a million entries is already hundreds of megabytes of bodies. */
 export const MAX_JOURNAL_SIZE = 1_000_000;
 
+/** The environment variable that names a running service's base URL, for every part of the project. */
+export const URL_VARIABLE = 'CALENDAR_EMULATOR_URL';
+
+/** The running service's URL as the environment names it, if it does (`token`'s default --url). */
+export function serviceUrlFromEnvironment(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const url = env[URL_VARIABLE];
+  return url === undefined || url === '' ? undefined : url;
+}
+
 export class OptionError extends Error {}
 
+/** What only the command line decides: the service started in-process has none of it. */
+export interface CliSettings {
+  /** Leave out the stderr banner. */
+  quiet: boolean;
+  /** Write the workspace export (CONTRACT §10) to this file before stopping. */
+  exportOnExit: string | undefined;
+}
+
 export type Command =
-  | { kind: 'serve'; options: Options }
+  | { kind: 'serve'; options: Options; cli: CliSettings }
+  | { kind: 'exec'; options: Options; cli: CliSettings; command: string[] }
   | { kind: 'help' }
   | { kind: 'version' };
 
-type OptionKey = 'host' | 'port' | 'db' | 'fixture' | 'baseUrl' | 'journalSize';
+type OptionKey = 'host' | 'port' | 'db' | 'fixture' | 'baseUrl' | 'journalSize' | 'allowedHosts' | 'logRequests' | 'quiet' | 'exportOnExit';
 
-const FLAGS: Record<string, { key: OptionKey; env: string }> = {
+interface FlagSpec {
+  key: OptionKey;
+  env?: string;
+  /** A switch takes no value: present is on (its variable: `1` or `true`). */
+  switch?: true;
+}
+
+const FLAGS: Record<string, FlagSpec> = {
   '--host': { key: 'host', env: 'HOST' },
   '--port': { key: 'port', env: 'PORT' },
   '--db': { key: 'db', env: 'CALENDAR_DB' },
   '--fixture': { key: 'fixture', env: 'CALENDAR_FIXTURE' },
   '--base-url': { key: 'baseUrl', env: 'BASE_URL' },
   '--journal-size': { key: 'journalSize', env: 'CALENDAR_JOURNAL_SIZE' },
+  '--allowed-hosts': { key: 'allowedHosts', env: 'CALENDAR_ALLOWED_HOSTS' },
+  '--log-requests': { key: 'logRequests', env: 'CALENDAR_LOG_REQUESTS', switch: true },
+  '--quiet': { key: 'quiet', switch: true },
+  '--export-on-exit': { key: 'exportOnExit' },
 };
 
-export const USAGE = `Usage: node --experimental-strip-types src/main.ts [options]
-       npx tsx src/main.ts [options]
-       node --experimental-strip-types src/main.ts token --user <id> [--scope <scopes>] [--offline] [--url <base>]
+export const USAGE = `Usage: local-calendar-emulator [serve] [options]
+       local-calendar-emulator exec [options] -- <command> [args...]
+       local-calendar-emulator token [--user <id>] [--scope <scopes>] [--offline] [--field <name>] [--url <base>]
+(from a source checkout: node --experimental-strip-types src/main.ts ..., or npx tsx src/main.ts ...)
 
 Local Google Calendar API v3 emulator with a built-in OAuth 2.0 authorization server.
 
+Commands:
+  serve                  run the service until SIGINT or SIGTERM (the default)
+  exec -- <command>      start the service (port 0 unless --port), run the command with
+                         ${URL_VARIABLE} set to its base URL, stop, exit with the command's status
+  token                  run the consent flow of a running service and print a token (token --help)
+
 Options (flags win over environment variables):
-  --host <host>        HOST              interface to bind (default 127.0.0.1)
-  --port <port>        PORT              TCP port, 0 picks a free one (default 8080)
-  --db <path>          CALENDAR_DB       :memory: or a SQLite file path (default :memory:)
-  --fixture <path>     CALENDAR_FIXTURE  startup fixture (default fixtures/default.json)
-  --base-url <url>     BASE_URL          public base URL (default http://{host}:{port})
-  --journal-size <n>   CALENDAR_JOURNAL_SIZE
-                                         requests the journal keeps, 0 turns it off (default 10000)
-  --help                                 print this help and exit
-  --version                              print the version and exit
+  --host <host>          HOST              interface to bind (default 127.0.0.1)
+  --port <port>          PORT              TCP port, 0 picks a free one (default 8080)
+  --db <path>            CALENDAR_DB       :memory: or a SQLite file path (default :memory:)
+  --fixture <path>       CALENDAR_FIXTURE  startup fixture (default fixtures/default.json)
+  --base-url <url>       BASE_URL          public base URL (default http://{host}:{port})
+  --journal-size <n>     CALENDAR_JOURNAL_SIZE
+                                           requests the journal keeps, 0 turns it off (default 10000)
+  --allowed-hosts <list> CALENDAR_ALLOWED_HOSTS
+                                           more Host names the management API and consent page
+                                           accept, comma-separated: name or name:port (containers)
+  --log-requests         CALENDAR_LOG_REQUESTS=1
+                                           one stderr line per answered request (no query or body)
+  --export-on-exit <file>                  write the workspace export there before stopping
+  --quiet                                  no banner on stderr after the Listening line
+  --help                                   print this help and exit
+  --version                                print the version and exit
 `;
 
 /** Parses argv (without node and script) and the environment into a command. */
 export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv = process.env): Command {
   const raw: Partial<Record<OptionKey, string>> = {};
   for (const spec of Object.values(FLAGS)) {
-    const value = env[spec.env];
-    if (value !== undefined && value !== '') raw[spec.key] = value;
+    const value = spec.env === undefined ? undefined : env[spec.env];
+    if (value === undefined || value === '') continue;
+    if (spec.switch && !/^(1|true|0|false)$/i.test(value)) throw new OptionError(`${spec.env} must be 1 or 0, got ${JSON.stringify(value)}`);
+    raw[spec.key] = spec.switch ? String(/^(1|true)$/i.test(value)) : value;
   }
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
+  const subcommand = argv[0] === 'serve' || argv[0] === 'exec' ? argv[0] : 'serve';
+  const rest = argv[0] === subcommand ? argv.slice(1) : argv;
+  const separator = rest.indexOf('--');
+  const flags = subcommand === 'exec' && separator !== -1 ? rest.slice(0, separator) : rest;
+  for (let i = 0; i < flags.length; i++) {
+    const arg = flags[i] as string;
     if (arg === '--help' || arg === '-h') return { kind: 'help' };
     if (arg === '--version') return { kind: 'version' };
     const eq = arg.indexOf('=');
     const name = eq > 0 ? arg.slice(0, eq) : arg;
     const spec = FLAGS[name];
     if (!spec) throw new OptionError(`unknown option ${JSON.stringify(arg)} (see --help)`);
-    const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
+    if (spec.switch) {
+      if (eq > 0) throw new OptionError(`option ${name} takes no value`);
+      raw[spec.key] = 'true';
+      continue;
+    }
+    const value = eq > 0 ? arg.slice(eq + 1) : flags[++i];
     if (value === undefined || value === '') throw new OptionError(`option ${name} needs a value`);
     raw[spec.key] = value;
   }
-  return { kind: 'serve', options: resolveOptions(raw) };
+  const cli: CliSettings = { quiet: raw.quiet === 'true', exportOnExit: raw.exportOnExit };
+  if (subcommand === 'serve') return { kind: 'serve', options: resolveOptions(raw), cli };
+  const command = separator === -1 ? [] : rest.slice(separator + 1);
+  if (command.length === 0) throw new OptionError('exec needs a command after --, as in: exec -- npm test');
+  // A test run wants a free port, not the one a developer's own service may hold.
+  return { kind: 'exec', options: resolveOptions({ ...raw, port: flags.some((arg) => arg === '--port' || arg.startsWith('--port=')) ? raw.port : '0' }), cli, command };
 }
 
 /** Validates option values given as strings (CLI) or as an object (src/index.ts). */
@@ -92,6 +157,8 @@ export function resolveOptions(raw: {
   fixture?: string | object | undefined;
   baseUrl?: string | undefined;
   journalSize?: string | number | undefined;
+  allowedHosts?: string | readonly string[] | undefined;
+  logRequests?: string | boolean | undefined;
 }): Options {
   const port = integerOption('--port', raw.port, DEFAULTS.port, 65535);
   const host = raw.host ?? DEFAULTS.host;
@@ -111,7 +178,28 @@ export function resolveOptions(raw: {
     baseUrl = url.href.replace(/\/+$/, '');
   }
   const journalSize = integerOption('--journal-size', raw.journalSize, DEFAULTS.journalSize, MAX_JOURNAL_SIZE);
-  return { host, port, db, fixture: raw.fixture ?? DEFAULTS.fixture, baseUrl, journalSize };
+  return {
+    host,
+    port,
+    db,
+    fixture: raw.fixture ?? DEFAULTS.fixture,
+    baseUrl,
+    journalSize,
+    allowedHosts: allowedHostsOption(raw.allowedHosts),
+    logRequests: raw.logRequests === true || raw.logRequests === 'true',
+  };
+}
+
+// A Host value as a client sends it (RFC 9110 §7.2): a name or address, then an optional port.
+const HOST_VALUE = /^(?:\[[0-9a-f:.]+\]|[a-z0-9._-]+)(?::\d{1,5})?$/;
+
+function allowedHostsOption(raw: string | readonly string[] | undefined): string[] {
+  if (raw === undefined) return [];
+  const names = (typeof raw === 'string' ? raw.split(',') : raw).map((name) => name.trim().toLowerCase()).filter((name) => name !== '');
+  for (const name of names) {
+    if (!HOST_VALUE.test(name)) throw new OptionError(`--allowed-hosts takes host names, each optionally with :port, separated by commas; got ${JSON.stringify(name)}`);
+  }
+  return names;
 }
 
 /** A whole number from 0 to `max`, given as digits (CLI, environment) or a number (src/index.ts). */

@@ -1,10 +1,6 @@
-// In-process start (CONTRACT §1): the same server as the CLI, for a test suite that starts one
-// per test file on port 0.
-//
-//   import { start } from 'local-calendar-emulator/src/index.ts';
-//   const service = await start({ port: 0, fixture: { clients: [...], users: [...] } });
-//   ... service.url ...
-//   await service.close();
+// The composition root: one running service from its options, the same for the CLI and for the
+// in-process start of src/index.ts. It opens the store, builds the App, push, the fault rules, the
+// request journal and the three surfaces, and listens.
 
 import type { AddressInfo } from 'node:net';
 import { App } from './app.ts';
@@ -19,7 +15,7 @@ import { timerScheduler } from './domain/scheduler.ts';
 import type { Scheduler } from './domain/scheduler.ts';
 import { parseFixtureText, readFixtureText } from './fixtures.ts';
 import type { Fixture } from './fixtures.ts';
-import { silentLogger, stderrLogger } from './http/log.ts';
+import { requestLine, silentLogger, stderrLogger } from './http/log.ts';
 import type { Logger } from './http/log.ts';
 import { Journal } from './journal/journal.ts';
 import { createManagementSurface } from './management/routes.ts';
@@ -45,6 +41,10 @@ export interface StartOptions {
   scheduler?: Scheduler | undefined;
   /** Requests the request journal keeps (CONTRACT §9; default 10,000, 0 turns it off). */
   journalSize?: number | undefined;
+  /** Host values the management API and consent page accept besides the service's own names (`name` or `name:port`). */
+  allowedHosts?: readonly string[] | undefined;
+  /** One stderr line per answered request (to `log` when one is given). */
+  logRequests?: boolean | undefined;
 }
 
 export interface RunningService {
@@ -54,9 +54,14 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
+/** What the CLI reads of a service it started: its workspace, for the banner. */
+export interface LaunchedService extends RunningService {
+  app: App;
+}
+
 const SEEDED = 'seeded';
 
-export async function start(startOptions: StartOptions = {}): Promise<RunningService> {
+export async function launch(startOptions: StartOptions = {}): Promise<LaunchedService> {
   const options: Options = resolveOptions({
     host: startOptions.host,
     port: startOptions.port,
@@ -64,8 +69,12 @@ export async function start(startOptions: StartOptions = {}): Promise<RunningSer
     fixture: startOptions.fixture,
     baseUrl: startOptions.baseUrl,
     journalSize: startOptions.journalSize,
+    allowedHosts: startOptions.allowedHosts,
+    logRequests: startOptions.logRequests,
   });
   const log = startOptions.log === true ? stderrLogger : startOptions.log ? startOptions.log : silentLogger;
+  // Asked for in-process without a logger of its own, the request lines still reach stderr.
+  const requestLog = log === silentLogger ? stderrLogger : log;
   // The startup fixture is kept as JSON text, not as parsed objects: a reset re-parses it, and a
   // workspace of 100k events does not pay for a second, idle copy of itself in memory.
   const fixtureSource =
@@ -73,7 +82,7 @@ export async function start(startOptions: StartOptions = {}): Promise<RunningSer
   const fixture: Fixture = parseFixtureText(fixtureSource.text, fixtureSource.name);
   const store = await openStore(options.db);
   const clock = new Clock();
-  const app = new App({ store, clock, log, startupFixture: () => parseFixtureText(fixtureSource.text, fixtureSource.name), host: options.host });
+  const app = new App({ store, clock, log, startupFixture: () => parseFixtureText(fixtureSource.text, fixtureSource.name), host: options.host, allowedHosts: options.allowedHosts });
   // The one Notifier of this App (startPush subscribes it to the App's events), for the watch
   // methods and GET /__svc/channels.
   // The fault rules (CONTRACT §8) every surface and the notifier consult; reset and fixture load delete them.
@@ -102,7 +111,12 @@ export async function start(startOptions: StartOptions = {}): Promise<RunningSer
     baseUrl: () => app.baseUrl,
     durable: () => app.store.durable(),
     timeouts: startOptions.httpTimeouts,
-    onAnswered: (req, result, durationMs) => journal.record(req, result, durationMs),
+    onAnswered: options.logRequests
+      ? (req, result, durationMs) => {
+          journal.record(req, result, durationMs);
+          requestLog.info(requestLine(req, result.status, durationMs, clock.now()));
+        }
+      : (req, result, durationMs) => journal.record(req, result, durationMs),
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -118,6 +132,7 @@ export async function start(startOptions: StartOptions = {}): Promise<RunningSer
   let closing: Promise<void> | undefined;
   return {
     url: app.baseUrl,
+    app,
     close() {
       // A fault's delay (up to 30 s) would hold an in-flight answer, and so the stop, that long.
       faults.endDelays();

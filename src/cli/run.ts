@@ -1,18 +1,25 @@
-// The command line: `serve` (the default) and `token`. Exit codes: 0 success, 1 runtime failure
-// (such as a port in use), 2 bad options or an invalid startup fixture.
+// The command line (CONTRACT §1, §14): `serve` (the default), `exec` and `token`. Exit codes: 0
+// success, 1 a runtime failure, 2 bad options, an invalid startup fixture or a port in use; `exec`
+// exits with its command's status.
 
-import { OptionError, parseCommandLine, USAGE } from '../config.ts';
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { constants } from 'node:os';
+import { OptionError, parseCommandLine, serviceUrlFromEnvironment, URL_VARIABLE, USAGE } from '../config.ts';
+import type { CliSettings, Options } from '../config.ts';
 import { FixtureError } from '../fixtures.ts';
+import { exportFixture } from '../fixtures/export.ts';
 import { stderrLogger } from '../http/log.ts';
-import { start } from '../index.ts';
 import { oneLine } from '../one-line.ts';
+import { launch } from '../service.ts';
+import type { LaunchedService } from '../service.ts';
 import { StoreUnavailableError } from '../store/open.ts';
 import { packageVersion } from '../version.ts';
 
 export async function runCli(argv: string[]): Promise<number> {
   if (argv[0] === 'token') {
     const { runTokenCommand } = await import('./token.ts');
-    return runTokenCommand(argv.slice(1));
+    return runTokenCommand(argv.slice(1), serviceUrlFromEnvironment());
   }
   let command;
   try {
@@ -28,32 +35,88 @@ export async function runCli(argv: string[]): Promise<number> {
     process.stdout.write(`${packageVersion()}\n`);
     return 0;
   }
-  let service;
+  let service: LaunchedService;
   try {
-    service = await start({ ...command.options, baseUrl: command.options.baseUrl, log: stderrLogger });
+    service = await launch({ ...command.options, log: stderrLogger });
   } catch (error) {
-    return fail(error);
+    return fail(error, command.options);
   }
+  if (command.kind === 'exec') return execute(service, command.cli, command.command);
   // Handlers go in before the Listening line: a supervisor may signal as soon as it reads it.
   const stopped = new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       process.stderr.write(`${signal} received, shutting down\n`);
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
-      service.close().then(resolve, (error: unknown) => {
-        stderrLogger.error('error while shutting down', error);
-        resolve();
-      });
+      shutDown(service, command.cli).then(resolve);
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
   process.stdout.write(`Listening on ${service.url}\n`);
+  if (!command.cli.quiet) process.stderr.write(banner(service));
   await stopped;
   return 0;
 }
 
-function fail(error: unknown): number {
+/**
+ * `exec`: the command runs with the service's URL in its environment and the terminal as its own;
+ * the service stops when it ends. A signal sent to this process is passed on to the command, which
+ * decides when to end; its status is ours, 128 + the signal's number when a signal killed it.
+ */
+async function execute(service: LaunchedService, cli: CliSettings, command: string[]): Promise<number> {
+  if (!cli.quiet) process.stderr.write(`${URL_VARIABLE}=${service.url} ${command.join(' ')}\n`);
+  const [file, ...args] = command as [string, ...string[]];
+  const child = spawn(file, args, { stdio: 'inherit', env: { ...process.env, [URL_VARIABLE]: service.url } });
+  const forward = (signal: NodeJS.Signals) => child.kill(signal);
+  process.on('SIGINT', forward);
+  process.on('SIGTERM', forward);
+  const status = await new Promise<number>((resolve) => {
+    child.once('error', (error) => {
+      process.stderr.write(`error: cannot run ${JSON.stringify(file)}: ${(error as NodeJS.ErrnoException).code ?? error.message}\n`);
+      resolve(127);
+    });
+    child.once('exit', (code, signal) => resolve(code ?? 128 + (signal === null ? 0 : constants.signals[signal])));
+  });
+  process.off('SIGINT', forward);
+  process.off('SIGTERM', forward);
+  await shutDown(service, cli);
+  return status;
+}
+
+/** Writes the export when asked (CONTRACT §14 --export-on-exit), then stops the service. */
+async function shutDown(service: LaunchedService, cli: CliSettings): Promise<void> {
+  if (cli.exportOnExit !== undefined) {
+    try {
+      writeFileSync(cli.exportOnExit, `${JSON.stringify(exportFixture(service.app.store), null, 2)}\n`);
+      process.stderr.write(`workspace exported to ${cli.exportOnExit}\n`);
+    } catch (error) {
+      stderrLogger.error(`error: cannot write the export to ${cli.exportOnExit}`, error);
+    }
+  }
+  try {
+    await service.close();
+  } catch (error) {
+    stderrLogger.error('error while shutting down', error);
+  }
+}
+
+// How this copy is run: the installed package ships JavaScript, a source checkout TypeScript.
+const TOKEN_COMMAND = import.meta.url.endsWith('.ts') ? 'npx tsx src/main.ts' : 'npx local-calendar-emulator';
+
+/** What a person needs next (CONTRACT §14 "Being found"): where to look, whom to sign in as. */
+function banner(service: LaunchedService): string {
+  const { store } = service.app;
+  const users = store.listUsers().map((user) => user.id);
+  const lines = [`Inspector:   ${service.url}/__svc/ui`];
+  for (const client of store.listClients()) lines.push(`Client:      ${client.id}  redirect URI ${client.redirectUris[0] ?? '(none)'}`);
+  lines.push(`Test users:  ${users.length === 0 ? '(none)' : users.join(', ')}`);
+  if (users.length > 0) lines.push(`A token:     ${TOKEN_COMMAND} token --url ${service.url} --user ${users[0]} --field access_token`);
+  // Ids and URIs come from the fixture: one line each, whatever they hold.
+  return `${lines.map(oneLine).join('\n')}\n`;
+}
+
+function fail(error: unknown, options?: Options): number {
   if (error instanceof OptionError || error instanceof FixtureError || error instanceof StoreUnavailableError) {
     // One line naming the problem (CONTRACT §1). A fixture error names the JSON path and the rule,
     // never a value from the fixture (fixtures.ts), which may hold client secrets.
@@ -61,7 +124,11 @@ function fail(error: unknown): number {
     return 2;
   }
   const code = (error as { code?: string }).code;
-  if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
+  if (code === 'EADDRINUSE' && options !== undefined) {
+    process.stderr.write(`error: port ${options.port} on ${options.host} is already in use; pick another with --port, or --port 0 for a free one\n`);
+    return 2;
+  }
+  if (code === 'EACCES' || code === 'EADDRNOTAVAIL') {
     process.stderr.write(`error: cannot listen: ${(error as Error).message}\n`);
     return 1;
   }

@@ -165,7 +165,8 @@ Runs the consent flow of a running service for one test user and prints the toke
                          (calendar, calendar.readonly, ...); openid, email, profile stay
                          (default: calendar)
   --offline              also issue a refresh token (access_type=offline)
-  --url <base>           the service (default http://127.0.0.1:8080)
+  --url <base>           the service (default: $CALENDAR_EMULATOR_URL, else http://127.0.0.1:8080)
+  --field <name>         print only this field of the token response (access_token, ...)
   --client-id <id>       default ${DEFAULT_CLIENT.id}
   --client-secret <s>    default ${DEFAULT_CLIENT.secret}
   --redirect-uri <uri>   default ${DEFAULT_CLIENT.redirectUri}
@@ -181,11 +182,12 @@ const VALUE_FLAGS = {
   '--client-id': 'clientId',
   '--client-secret': 'clientSecret',
   '--redirect-uri': 'redirectUri',
+  '--field': 'field',
 } as const;
 
 type ValueKey = (typeof VALUE_FLAGS)[keyof typeof VALUE_FLAGS];
 
-function parseArguments(argv: string[]): { values: Partial<Record<ValueKey, string>>; offline: boolean } | 'help' {
+function parseArguments(argv: string[], defaultUrl: string | undefined): { values: Partial<Record<ValueKey, string>>; offline: boolean } | 'help' {
   const values: Partial<Record<ValueKey, string>> = {};
   let offline = false;
   for (let i = 0; i < argv.length; i++) {
@@ -203,16 +205,17 @@ function parseArguments(argv: string[]): { values: Partial<Record<ValueKey, stri
     if (value === undefined || value === '') throw new UsageError(`option ${name} needs a value`);
     values[key] = value;
   }
-  const url = values.url ?? 'http://127.0.0.1:8080';
+  const url = values.url ?? defaultUrl ?? 'http://127.0.0.1:8080';
   if (!/^https?:\/\/[^/]+\/?$/.test(url)) throw new UsageError(`--url must be a base URL such as http://127.0.0.1:8080, not ${JSON.stringify(url)}`);
   if (values.scope !== undefined && expandScopes(values.scope).length === 0) throw new UsageError('--scope needs at least one scope');
   return { values: { ...values, url: url.replace(/\/$/, '') }, offline };
 }
 
-export async function runTokenCommand(argv: string[]): Promise<number> {
+/** `defaultUrl`: the service's URL from the environment (CALENDAR_EMULATOR_URL), when set. */
+export async function runTokenCommand(argv: string[], defaultUrl?: string): Promise<number> {
   let parsed;
   try {
-    parsed = parseArguments(argv);
+    parsed = parseArguments(argv, defaultUrl);
   } catch (error) {
     process.stderr.write(`error: ${(error as Error).message}\n`);
     return 2;
@@ -232,7 +235,16 @@ export async function runTokenCommand(argv: string[]): Promise<number> {
       clientSecret: values.clientSecret,
       redirectUri: values.redirectUri,
     });
-    process.stdout.write(`${JSON.stringify(token, null, 2)}\n`);
+    if (values.field === undefined) {
+      process.stdout.write(`${JSON.stringify(token, null, 2)}\n`);
+      return 0;
+    }
+    const field = (token as unknown as Record<string, unknown>)[values.field];
+    if (field === undefined) {
+      process.stderr.write(`error: the token response has no field ${JSON.stringify(values.field)}; it has ${Object.keys(token).join(', ')}\n`);
+      return 1;
+    }
+    process.stdout.write(`${String(field)}\n`);
     return 0;
   } catch (error) {
     // One line on stderr, whatever failed; FlowError messages are already worded for people.

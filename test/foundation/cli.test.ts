@@ -1,65 +1,12 @@
 // The CLI as a user runs it: spawned processes, real signals, exit codes and the one stdout line.
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { nodeTsArgs, sqliteAvailable } from '../_helpers/node.ts';
-
-const MAIN = new URL('../../src/main.ts', import.meta.url).pathname;
-
-interface Run {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the CLI to completion (bounded). */
-function run(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...nodeTsArgs, MAIN, ...args], { env: { ...process.env, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr });
-    });
-  });
-}
-
-/** Starts the CLI, waits for the Listening line, and hands back the process. */
-function serve(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [...nodeTsArgs, MAIN, ...args], { env: { ...process.env, ...env } });
-  let stdout = '';
-  let stderr = '';
-  child.stderr.on('data', (d) => (stderr += d));
-  const listening = new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`no Listening line; stderr: ${stderr}`));
-    }, 20_000);
-    child.stdout.on('data', (d) => {
-      stdout += d;
-      const match = /^Listening on (\S+)\n/.exec(stdout);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1] as string);
-      }
-    });
-    child.on('exit', () => reject(new Error(`exited early; stderr: ${stderr}`)));
-  });
-  const exited = new Promise<{ code: number | null; stdout: string }>((resolve) =>
-    child.on('close', (code) => resolve({ code, stdout })),
-  );
-  return { child, listening, exited };
-}
+import { runCli as run, serveCli as serve } from '../_helpers/cli-run.ts';
+import { sqliteAvailable } from '../_helpers/node.ts';
 
 describe('CLI', () => {
   it('--help prints usage and exits 0', async () => {

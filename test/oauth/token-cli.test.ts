@@ -2,29 +2,13 @@
 // service, its stdout JSON, its one-line errors and exit codes.
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { before, describe, it } from 'node:test';
-import { nodeTsArgs } from '../_helpers/node.ts';
+import { runCli } from '../_helpers/cli-run.ts';
 import { call, startService } from '../_helpers/service.ts';
 
-const MAIN = new URL('../../src/main.ts', import.meta.url).pathname;
-
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...nodeTsArgs, MAIN, 'token', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+/** The token command, run to completion, with no CALENDAR_EMULATOR_URL of the test's own environment. */
+const run = (args: string[]) => runCli(['token', ...args], { CALENDAR_EMULATOR_URL: '' });
 
 /** A port nothing listens on: bound, then released. */
 async function closedPort(): Promise<number> {
