@@ -38,7 +38,7 @@ interface Outcome {
 async function runQuickstart(command: Command, baseUrl: string): Promise<Outcome> {
   const { argv, cwd, env } = command;
   const [program, ...args] = argv;
-  const child = spawn(program, args, { cwd, env: { ...process.env, ...env, CALENDAR_URL: baseUrl }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(program, args, { cwd, env: { ...process.env, ...env, CALENDAR_EMULATOR_URL: baseUrl }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   let failure: string | undefined;

@@ -20,7 +20,7 @@ import (
 
 func main() {
 	ctx := context.Background()
-	base := os.Getenv("CALENDAR_URL")
+	base := os.Getenv("CALENDAR_EMULATOR_URL")
 	if base == "" {
 		base = "http://127.0.0.1:8080"
 	}

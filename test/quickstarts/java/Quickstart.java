@@ -24,7 +24,7 @@ import java.util.concurrent.CompletableFuture;
 
 public class Quickstart {
   public static void main(String[] args) throws Exception {
-    String base = System.getenv().getOrDefault("CALENDAR_URL", "http://127.0.0.1:8080");
+    String base = System.getenv().getOrDefault("CALENDAR_EMULATOR_URL", "http://127.0.0.1:8080");
     String redirectUri = "http://127.0.0.1:3000/oauth2callback";
     NetHttpTransport transport = new NetHttpTransport();
     GsonFactory json = GsonFactory.getDefaultInstance();

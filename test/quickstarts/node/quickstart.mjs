@@ -5,7 +5,7 @@ import http from 'node:http';
 import { OAuth2Client } from 'google-auth-library';
 import { google } from 'googleapis';
 
-const BASE = process.env.CALENDAR_URL ?? 'http://127.0.0.1:8080';
+const BASE = process.env.CALENDAR_EMULATOR_URL ?? 'http://127.0.0.1:8080';
 const REDIRECT_URI = 'http://127.0.0.1:3000/oauth2callback';
 
 // The OAuth helper URLs are configured apart from the API's root URL.

@@ -8,7 +8,7 @@ from google.oauth2.credentials import Credentials
 from google_auth_oauthlib.flow import InstalledAppFlow
 from googleapiclient.discovery import build
 
-BASE = os.environ.get("CALENDAR_URL", "http://127.0.0.1:8080")
+BASE = os.environ.get("CALENDAR_EMULATOR_URL", "http://127.0.0.1:8080")
 # oauthlib refuses OAuth over plain http unless told that this is a local test.
 os.environ["OAUTHLIB_INSECURE_TRANSPORT"] = "1"
 SCOPES = ["https://www.googleapis.com/auth/calendar.readonly"]

@@ -7,7 +7,7 @@ require 'socket'
 require 'uri'
 
 $stdout.sync = true
-BASE = ENV.fetch('CALENDAR_URL', 'http://127.0.0.1:8080')
+BASE = ENV.fetch('CALENDAR_EMULATOR_URL', 'http://127.0.0.1:8080')
 
 # The OAuth helper URLs are configured apart from the API's root URL.
 auth = Signet::OAuth2::Client.new(
