@@ -12,7 +12,7 @@ import { describe, it } from 'node:test';
 import { MAX_RECURRENCE_DATES, MAX_RECURRENCE_LINES, MAX_RULE_LINES, MAX_SERIES_CANDIDATES } from '../../src/domain/recurrence/cost.ts';
 import { BACKENDS, databaseFor, skipUnless } from '../_helpers/backends.ts';
 import { BEN, CALENDAR_FIXTURE, api, reason, tokenFor } from '../_helpers/calendar.ts';
-import { assertWellFormedError, within } from '../_helpers/fuzz.ts';
+import { assertWellFormedError } from '../_helpers/fuzz.ts';
 import { postJson, startService } from '../_helpers/service.ts';
 import type { Answer } from '../_helpers/service.ts';
 
@@ -65,7 +65,7 @@ for (const backend of BACKENDS) {
       const invite = { attendees: [{ email: BEN }] };
       const week = `${EVENTS}?singleEvents=true&timeMin=2030-03-04T00:00:00Z&timeMax=2030-03-11T00:00:00Z`;
 
-      refused(await within(2000, 'insert', api(url, aiko, EVENTS, { method: 'POST', body: series('Hostile', REPRODUCTION, invite) })), RULE_LINES_CAP, 'insert');
+      refused(await api(url, aiko, EVENTS, { method: 'POST', body: series('Hostile', REPRODUCTION, invite) }), RULE_LINES_CAP, 'insert');
       assert.deepEqual((await api(url, aiko, `${EVENTS}?showDeleted=true`)).json.items, [], "nothing on Aiko's calendar");
       assert.deepEqual((await api(url, ben, `${EVENTS}?showDeleted=true`)).json.items, [], 'no copy for Ben');
 
@@ -100,7 +100,7 @@ for (const backend of BACKENDS) {
       const url = await startService(t, { db: databaseFor(t, backend), fixture: CALENDAR_FIXTURE });
       const fixture = structuredClone(CALENDAR_FIXTURE) as { users: { calendars: object[] }[] };
       (fixture.users[0] as { calendars: object[] }).calendars[0] = { primary: true, events: [series('fine', ['RRULE:FREQ=WEEKLY']), series('Hostile', REPRODUCTION, { attendees: [{ email: BEN }] })] };
-      const answer = await within(2000, 'fixture', postJson(`${url}/__svc/fixtures`, fixture));
+      const answer = await postJson(`${url}/__svc/fixtures`, fixture);
       assert.equal(answer.status, 400, answer.text);
       assertWellFormedError(answer, 'management', 'fixture');
       assert.equal(answer.json.error, 'invalid_fixture');
@@ -126,15 +126,15 @@ for (const backend of BACKENDS) {
       assert.equal(created.status, 200, created.text);
 
       const window = 'timeMin=2030-03-04T00:00:00Z&timeMax=2030-03-11T00:00:00Z';
-      const full = await within(2000, "Ben's week", listAll(url, ben, `singleEvents=true&maxResults=2500&${window}`));
+      const full = await listAll(url, ben, `singleEvents=true&maxResults=2500&${window}`);
       assert.ok(full.items.length > 2000, `${full.items.length} instances`);
-      const busy = await within(2000, "Ben's freeBusy", api(url, ben, 'freeBusy', { method: 'POST', body: { timeMin: '2030-03-04T00:00:00Z', timeMax: '2030-03-11T00:00:00Z', items: [{ id: BEN }] } }));
+      const busy = await api(url, ben, 'freeBusy', { method: 'POST', body: { timeMin: '2030-03-04T00:00:00Z', timeMax: '2030-03-11T00:00:00Z', items: [{ id: BEN }] } });
       assert.equal(busy.status, 200, busy.text.slice(0, 300));
       assert.ok(busy.json.calendars[BEN].busy.length > 0);
 
       let syncToken = full.syncToken;
       const sync = async (label: string): Promise<void> => {
-        const answer = await within(2000, label, api(url, ben, `${EVENTS}?singleEvents=true&syncToken=${encodeURIComponent(syncToken)}`));
+        const answer = await api(url, ben, `${EVENTS}?singleEvents=true&syncToken=${encodeURIComponent(syncToken)}`);
         assert.equal(answer.status, 200, `${label}: ${answer.text.slice(0, 300)}`);
         const next = answer.json.nextSyncToken ?? answer.json.nextPageToken;
         assert.equal(typeof next, 'string', label);
@@ -156,7 +156,7 @@ for (const backend of BACKENDS) {
       const { syncToken } = await listAll(url, aiko, 'singleEvents=true&timeMin=2030-01-01T00:00:00Z&timeMax=2130-01-01T00:00:00Z');
       const rare = await api(url, aiko, EVENTS, { method: 'POST', body: series('Rare', ['RRULE:FREQ=SECONDLY;INTERVAL=7;BYYEARDAY=100,200;BYSECOND=0;BYSETPOS=2,-2']) });
       assert.equal(rare.status, 200, rare.text);
-      const answer = await within(2000, 'incremental sync', api(url, aiko, `${EVENTS}?singleEvents=true&syncToken=${encodeURIComponent(syncToken)}`));
+      const answer = await api(url, aiko, `${EVENTS}?singleEvents=true&syncToken=${encodeURIComponent(syncToken)}`);
       assert.equal(answer.status, 410, answer.text.slice(0, 300));
       assertWellFormedError(answer, 'google', 'incremental sync');
       assert.equal(reason(answer).reason, 'fullSyncRequired');
