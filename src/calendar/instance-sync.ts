@@ -17,7 +17,7 @@
 import { googleErrors } from '../api/google-error.ts';
 import { formatDate } from '../domain/time/datetime.ts';
 import { formatRfc3339InZone, MS_PER_DAY } from '../domain/time/zones.ts';
-import { isOccurrence, keyToDate, occurrences, overlaps } from '../domain/recurrence/expand.ts';
+import { isOccurrence, isUnexpandable, keyToDate, occurrences, overlaps } from '../domain/recurrence/expand.ts';
 import type { OccurrenceKey, Series } from '../domain/recurrence/expand.ts';
 import type { EventRecord, JsonObject, Store } from '../store/store.ts';
 import type { CursorOf, SyncPosition } from './list-cursor.ts';
@@ -69,7 +69,23 @@ interface Emitted {
   readonly position: SyncPosition;
 }
 
+/**
+ * The changes since the token, as instances. A change whose series cannot be expanded (a rule
+ * stored before today's caps, or one over the step budget in the token's window) ends the sync
+ * with 410 fullSyncRequired (CONTRACT §19): the instances the client holds can no longer be
+ * reconciled, and a 400 would be retried with the same token for ever, while a full sync names
+ * the series in its own answer.
+ */
 export function instanceChanges(req: InstanceSyncRequest): InstanceSyncPage {
+  try {
+    return changesSince(req);
+  } catch (error) {
+    if (isUnexpandable(error)) throw googleErrors.fullSyncRequired();
+    throw error;
+  }
+}
+
+function changesSince(req: InstanceSyncRequest): InstanceSyncPage {
   const cursor = req.cursor;
   let after = cursor?.afterSeq ?? req.sinceSeq;
   let resume = cursor?.within;

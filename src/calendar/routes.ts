@@ -20,10 +20,9 @@ import type { ApiRequest } from '../http/request.ts';
 import { Router } from '../http/router.ts';
 import type { Params } from '../http/router.ts';
 import type { Handler, Surface } from '../http/surface.ts';
-import { ExpansionBudgetError } from '../domain/recurrence/expand.ts';
+import { isUnexpandable } from '../domain/recurrence/expand.ts';
 import { faulted } from '../faults/intercept.ts';
 import type { FaultRules } from '../faults/rules.ts';
-import { RecurrenceError } from '../domain/recurrence/rrule.ts';
 import { authenticate, traceIdentity } from '../oauth/bearer.ts';
 import type { BearerCache } from '../oauth/bearer.ts';
 import type { Notifier } from '../push/delivery.ts';
@@ -105,7 +104,7 @@ export function createCalendarSurface(app: App, bearers: BearerCache, caches: Ca
     // refuses when it is compiled (a database written before the per-period cap of issue 15).
     renderError: (error) =>
       renderGoogleError(
-        error instanceof ExpansionBudgetError || error instanceof RecurrenceError ? googleErrors.invalid(error.message) : error,
+        isUnexpandable(error) ? googleErrors.invalid(error.message) : error,
         app.log,
       ),
   };

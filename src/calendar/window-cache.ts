@@ -96,6 +96,7 @@ export function expandWindowCached(
     options.limit,
     options.strict === true,
     options.inclusiveStart === true,
+    options.skipUnexpandable === true,
   ]);
   const found = cache.entries.get(key);
   if (found !== undefined && stillGood(app, calendar, found, from, to)) return found.expansion;
@@ -107,6 +108,8 @@ export function expandWindowCached(
   }
   // Whatever changed after the watermark the expansion did not read, and it shows nothing read
   // later; past changes already looked at are behind it too.
-  cache.entries.set(key, { expansion, shown: shownIds(expansion.occurrences), checkedTo: Math.max(expansion.watermark, found?.checkedTo ?? 0) });
+  const shown = shownIds(expansion.occurrences);
+  for (const left of expansion.unexpandable) shown.add(left.master.id);
+  cache.entries.set(key, { expansion, shown, checkedTo: Math.max(expansion.watermark, found?.checkedTo ?? 0) });
   return expansion;
 }

@@ -4,11 +4,21 @@
 // (CONTRACT §10), bound to no token. It reads the window through the same expansion
 // (window-cache.ts), time window rules (list-query.ts) and renderings (list-items.ts) as
 // events.list's singleEventsPage, so the two cannot drift apart.
+//
+// A series that cannot be expanded (a rule stored before today's caps, or one over the step
+// budget in this window) does not fail the view, as it fails events.list with 400: the view is a
+// person's window on the whole calendar, and one bad series must not hide the rest of the week.
+// The view answers per event instead (CONTRACT §19): the series is left out of `items` and
+// listed under `unexpandable` with the answer the management API gives for it, `400
+// invalid_request` and why, beside the master as events.get renders it:
+//   "unexpandable":[{"status":400,"error":"invalid_request","error_description":"…","event":{…}}]
+// The member is present only when some series was left out, so an ordinary view is unchanged.
 
 import { GoogleApiError } from '../api/google-error.ts';
 import type { App } from '../app.ts';
 import type { CalendarRecord } from '../store/store.ts';
 import type { CalendarCaches } from './context.ts';
+import { renderEvent } from './event-resource.ts';
 import { occurrenceText, pageBody, textContext } from './list-items.ts';
 import { windowParams } from './list-query.ts';
 import type { Window } from './list-query.ts';
@@ -33,8 +43,20 @@ export function viewWindow(query: URLSearchParams): Window {
 
 /** `{"timeZone":…,"items":[…]}`: the calendar's events in `window`, in the calendar's zone. */
 export function windowViewBody(app: App, caches: CalendarCaches, calendar: CalendarRecord, window: Window, baseUrl: string): Buffer | Buffer[] {
-  const expanded = expandWindowCached(app, caches.windows, calendar, window.from, window.to, { seriesTo: window.to, showDeleted: true, limit: VIEW_LIMIT });
+  const expanded = expandWindowCached(app, caches.windows, calendar, window.from, window.to, {
+    seriesTo: window.to,
+    showDeleted: true,
+    limit: VIEW_LIMIT,
+    skipUnexpandable: true,
+  });
   const text = textContext(caches.renders, { calendar, zone: calendar.timeZone, baseUrl, maxAttendees: undefined });
   const items = expanded.occurrences.map((o) => occurrenceText(o, text));
-  return pageBody(`{"timeZone":${JSON.stringify(calendar.timeZone)},"items":[`, items);
+  const unexpandable = expanded.unexpandable.map(({ master, reason }) => ({
+    status: 400,
+    error: 'invalid_request',
+    error_description: reason,
+    event: renderEvent(master, text.ctx),
+  }));
+  const left = unexpandable.length === 0 ? '' : `"unexpandable":${JSON.stringify(unexpandable)},`;
+  return pageBody(`{"timeZone":${JSON.stringify(calendar.timeZone)},${left}"items":[`, items);
 }

@@ -16,6 +16,7 @@ import {
   expansionBudget,
   instancesInWindow,
   isOccurrence,
+  isUnexpandable,
   lastOccurrence,
   occurrenceSpan,
   parseInstanceId,
@@ -103,6 +104,27 @@ export interface WindowOptions {
   readonly accept?: (record: EventRecord) => boolean;
   /** The expansion steps every series of this call shares (default a fresh budget per call). */
   readonly budget?: ExpansionBudget;
+  /**
+   * Leave out a series that cannot be expanded (domain/recurrence/unexpandable.ts) and name it in
+   * the answer's `unexpandable`, rather than fail the whole window: the inspector's view
+   * (calendar/window-view.ts). Default: the error is thrown.
+   */
+  readonly skipUnexpandable?: boolean;
+}
+
+/** A series left out of a window because it cannot be expanded, and why. */
+export interface UnexpandableSeries {
+  readonly master: EventRecord;
+  readonly reason: string;
+}
+
+/** What expandWindow finds: at most `limit` occurrences, and what the window read. */
+export interface ExpandedWindow {
+  readonly occurrences: Occurrence[];
+  /** The largest change sequence among the records read: a sync watermark for the window. */
+  readonly watermark: number;
+  /** Series left out (only with skipUnexpandable), in the order they were met. */
+  readonly unexpandable: readonly UnexpandableSeries[];
 }
 
 function compareOccurrences(a: { start: number; id: string }, b: { start: number; id: string }): number {
@@ -125,7 +147,7 @@ export function expandWindow(
   from: number,
   to: number,
   options: WindowOptions,
-): { occurrences: Occurrence[]; watermark: number } {
+): ExpandedWindow {
   const zone = calendar.timeZone;
   const after = options.after;
   const inclusive = options.inclusiveStart === true;
@@ -134,8 +156,8 @@ export function expandWindow(
   const budget = options.budget ?? expansionBudget();
   const isAfter = (o: { start: number; id: string }): boolean => after === undefined || compareOccurrences(o, after) > 0;
   const out: Occurrence[] = [];
+  const unexpandable: UnexpandableSeries[] = [];
   const masters = new Map<string, EventRecord>();
-  // The largest change sequence among the records read: a sync watermark for the window.
   let watermark = 0;
   const candidates = options.seriesId === undefined ? store.listEventsOverlapping(calendar.id, from, to) : [];
   if (options.seriesId !== undefined) {
@@ -176,12 +198,11 @@ export function expandWindow(
     out.length = options.limit;
     horizon = (out[options.limit - 1] as Occurrence).start;
   };
-  for (const master of masters.values()) {
-    // Sorting after every series would cost more than it saves: tighten when `out` has doubled.
-    if (out.length >= (horizon === Infinity ? options.limit + 1 : 2 * options.limit)) tighten();
-    if (master.status === 'cancelled' && !options.showDeleted) continue;
+  // A series' instances are added to `out` only once all of them are known, so a series that
+  // fails leaves nothing of itself behind.
+  const addSeries = (master: EventRecord): void => {
     const series = seriesOf(master.data, zone);
-    if (series === undefined) continue;
+    if (series === undefined) return;
     const exceptions = store.listExceptions(calendar.id, master.id).map(asException);
     watermark = exceptions.reduce((max, e) => Math.max(max, e.record.seq), Math.max(watermark, master.seq));
     const make = (instance: Instance<StoredException>): Occurrence => {
@@ -198,7 +219,7 @@ export function expandWindow(
         const o = make({ originalStart: e.originalStart, start: e.start, end: e.end, cancelled: e.cancelled, exception: e });
         if (o.kind === 'instance' && keep(o)) out.push(o);
       }
-      continue;
+      return;
     }
     // The engine's window is exclusive at its start, so an inclusive one starts a millisecond
     // earlier; after a cursor, expansion starts at the cursor, so deep pages of a dense rule do
@@ -216,8 +237,20 @@ export function expandWindow(
       const kept = instances.map(make).filter((o) => o.kind === 'instance' && keep(o));
       if (instances.length < want || kept.length > options.limit) {
         out.push(...kept);
-        break;
+        return;
       }
+    }
+  };
+  for (const master of masters.values()) {
+    // Sorting after every series would cost more than it saves: tighten when `out` has doubled.
+    if (out.length >= (horizon === Infinity ? options.limit + 1 : 2 * options.limit)) tighten();
+    if (master.status === 'cancelled' && !options.showDeleted) continue;
+    try {
+      addSeries(master);
+    } catch (error) {
+      if (options.skipUnexpandable !== true || !isUnexpandable(error)) throw error;
+      watermark = Math.max(watermark, master.seq);
+      unexpandable.push({ master, reason: error.message });
     }
   }
   out.sort(byPosition);
@@ -225,7 +258,7 @@ export function expandWindow(
     if (options.strict === true) throw new ExpansionLimitError(`more than ${options.limit} occurrences`);
     out.length = options.limit;
   }
-  return { occurrences: out, watermark };
+  return { occurrences: out, watermark, unexpandable };
 }
 
 /** The instance an instance id names, when the id has that shape and the series produces it. */

@@ -4,7 +4,9 @@
 // events included (showDeleted) and marked, transparent ones marked, all-day events on top of
 // their day. An event opens on its attendees and their answers (§13), then its whole resource.
 // `?user=<id>&date=YYYY-MM-DD` opens the week containing that date, and the address follows the
-// week shown so that it can be copied.
+// week shown so that it can be copied. A series the service cannot expand (a rule stored before
+// today's caps, §19) comes in the view's `unexpandable` instead of as instances: it is listed
+// above the week, marked, with the reason, and the rest of the week is shown as usual.
 
 import { api, withQuery } from './api.js';
 import { attempt, byId, field, h, jsonBlock, onSubmit, renderIfChanged, showError } from './dom.js';
@@ -22,6 +24,7 @@ import { attempt, byId, field, h, jsonBlock, onSubmit, renderIfChanged, showErro
  *   attendees?: Attendee[] }} CalendarEvent
  */
 /** @typedef {{ event: CalendarEvent, allDay: boolean, label: string, sortKey: string }} Placed */
+/** @typedef {{ status: number, error: string, error_description: string, event: CalendarEvent }} Unexpandable */
 
 const DAY_MS = 86_400_000;
 
@@ -32,11 +35,20 @@ export function createWeekPanel() {
   const dateInput = byId('week-date', HTMLInputElement);
   const heading = byId('week-heading', HTMLHeadingElement);
   const grid = byId('week-grid', HTMLDivElement);
+  const unexpandable = byId('week-unexpandable', HTMLUListElement);
   const query = new URLSearchParams(location.search);
   /** @type {User[]} */
   let knownUsers = [];
   let wantedUser = query.get('user') ?? '';
   let loadedCalendarsOf = '';
+
+  /** No week to show: the grid and the list of series left out are emptied, to be drawn anew. */
+  function clearWeek() {
+    for (const element of [grid, unexpandable]) {
+      element.replaceChildren();
+      delete element.dataset.shown;
+    }
+  }
 
   async function refresh() {
     const answer = /** @type {{ users: User[] }} */ (await api('GET', '/__svc/users'));
@@ -45,13 +57,13 @@ export function createWeekPanel() {
     renderIfChanged(userSelect, knownUsers, () => knownUsers.map((user) => h('option', { value: user.id }, `${user.name} (${user.id})`)));
     if (knownUsers.length === 0) {
       heading.textContent = 'The workspace has no test users.';
-      grid.replaceChildren();
+      clearWeek();
       return;
     }
     const user = knownUsers.find((u) => u.id === wantedUser);
     if (user === undefined && wantedUser !== '') {
       heading.textContent = `No test user with id ${JSON.stringify(wantedUser)}.`;
-      grid.replaceChildren();
+      clearWeek();
       wantedUser = '';
       throw new Error(`The address asks for user ${JSON.stringify(query.get('user'))}, which the workspace does not have.`);
     }
@@ -112,7 +124,7 @@ export function createWeekPanel() {
     // Any time zone's week lies within a day either side of the UTC one (offsets stay under ±24 h).
     const timeMin = new Date(Date.parse(`${monday}T00:00:00Z`) - DAY_MS).toISOString();
     const timeMax = new Date(Date.parse(`${addDays(monday, 8)}T00:00:00Z`)).toISOString();
-    const answer = /** @type {{ timeZone: string, items: CalendarEvent[] }} */ (
+    const answer = /** @type {{ timeZone: string, items: CalendarEvent[], unexpandable?: Unexpandable[] }} */ (
       await api('GET', withQuery(`/__svc/calendars/${encodeURIComponent(calendarId)}/events`, { timeMin, timeMax }))
     );
     wantedUser = userSelect.value;
@@ -120,6 +132,8 @@ export function createWeekPanel() {
     heading.textContent = `Week of ${dayLabel(monday)} ${monday.slice(0, 4)}, ${calendarSelect.selectedOptions[0]?.textContent ?? calendarId}`;
     const byDay = placeEvents(answer.items, answer.timeZone, days);
     renderIfChanged(grid, { calendarId, answer, days }, () => days.map((day) => dayColumn(day, byDay.get(day) ?? [])));
+    const left = answer.unexpandable ?? [];
+    renderIfChanged(unexpandable, { calendarId, left }, () => left.map(unexpandableItem));
   }
 
   /** @param {number} weeks */
@@ -217,6 +231,24 @@ function eventItem({ event, allDay, label }) {
         attendees.length > 0 && h('span', { class: 'tag' }, `${attendees.length} ${attendees.length === 1 ? 'guest' : 'guests'}`),
       ),
       attendees.length > 0 && attendeeList(attendees),
+      jsonBlock(event),
+    ),
+  );
+}
+
+/**
+ * A series the view could not expand: its title, marked, the service's reason, then its resource.
+ * @param {Unexpandable} left
+ */
+function unexpandableItem({ event, error_description }) {
+  return h(
+    'li',
+    { class: 'event unexpandable', 'data-event-id': event.id },
+    h(
+      'details',
+      {},
+      h('summary', {}, h('span', { class: 'title' }, event.summary ?? '(no title)'), ' ', h('span', { class: 'tag' }, 'cannot be expanded')),
+      h('p', { class: 'reason' }, error_description),
       jsonBlock(event),
     ),
   );

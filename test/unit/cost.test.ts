@@ -1,10 +1,21 @@
 // The per-period candidate cap (src/domain/recurrence/cost.ts): hostile rules are refused at
 // parse time with the limit named, real rules pass, the bound really bounds what a period holds,
-// and an expansion charges candidates, not only periods, to its budget.
+// and an expansion charges candidates, not only periods, to its budget. The per-event caps: an
+// event's lines together, its rule lines, its lines and its dates, each refused one past its cap
+// and accepted at it, and the heaviest event they allow is cheap to expand.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ExpansionBudgetError, MAX_PERIOD_CANDIDATES, expansionBudget, periodCandidateBound } from '../../src/domain/recurrence/cost.ts';
+import {
+  ExpansionBudgetError,
+  MAX_PERIOD_CANDIDATES,
+  MAX_RECURRENCE_DATES,
+  MAX_RECURRENCE_LINES,
+  MAX_RULE_LINES,
+  MAX_SERIES_CANDIDATES,
+  expansionBudget,
+  periodCandidateBound,
+} from '../../src/domain/recurrence/cost.ts';
 import { expandInWindow } from '../../src/domain/recurrence/window.ts';
 import { RecurrenceError, parseRecurrence } from '../../src/domain/recurrence/rrule.ts';
 import { naiveExpand } from '../_helpers/naive-rrule.ts';
@@ -106,4 +117,41 @@ test('an expansion charges the candidates it builds to its budget, before buildi
   assert.equal(expandInWindow(s, Date.parse('2026-03-01T00:00:00Z'), Date.parse('2026-03-08T00:00:00Z'), { budget: week }).length, 7 * 2880);
   assert.ok(week.remaining <= expansionBudget().remaining - 7 * 2880, `${week.remaining} steps left after a week`);
   assert.throws(() => expandInWindow(s, Date.parse('2026-03-01T00:00:00Z'), Date.parse('2029-01-01T00:00:00Z')), ExpansionBudgetError);
+});
+
+test('an event is capped as a whole: each per-event cap refuses one past it, naming it, and accepts it exactly', () => {
+  const parse = (lines: readonly string[]) => parseRecurrence(lines, { allDay: false });
+  const refuses = (lines: readonly string[], message: RegExp) =>
+    assert.throws(() => parse(lines), (e: unknown) => e instanceof RecurrenceError && message.test(e.message), String(message));
+  // A month of 10 days x 20 hours x 50 minutes is the per-line cap; n days of it are n x 1,000.
+  const monthly = (days: number, extra = '') => `FREQ=MONTHLY;BYMONTHDAY=${all(1, days)};BYHOUR=${all(0, 19)};BYMINUTE=${all(0, 49)}${extra}`;
+  assert.equal(MAX_SERIES_CANDIDATES, MAX_PERIOD_CANDIDATES);
+  // The reproduction: 120 lines, each at the per-line cap.
+  refuses(Array.from({ length: 120 }, (_, i) => `RRULE:${monthly(10, `;INTERVAL=${i + 1}`)}`), new RegExp(`has 120 RRULE and EXRULE lines; the limit is ${MAX_RULE_LINES} rule lines`));
+  // Lines together: EXRULEs count, since the expansion builds their periods too.
+  refuses([`RRULE:${monthly(6)}`, `EXRULE:${monthly(5)}`], new RegExp(`can hold 11000 candidate occurrences in all; the limit is ${MAX_SERIES_CANDIDATES} per period`));
+  assert.equal(parse([`RRULE:${monthly(6)}`, `EXRULE:${monthly(4)}`]).exrules.length, 1);
+  const daily = (i: number) => `RRULE:FREQ=DAILY;INTERVAL=${i + 1}`;
+  refuses(Array.from({ length: MAX_RULE_LINES + 1 }, (_, i) => daily(i)), new RegExp(`the limit is ${MAX_RULE_LINES} rule lines per event`));
+  assert.equal(parse(Array.from({ length: MAX_RULE_LINES }, (_, i) => daily(i))).rrules.length, MAX_RULE_LINES);
+  const exdate = (i: number) => `EXDATE:2030${String(1 + (i % 12)).padStart(2, '0')}${String(1 + (i % 28)).padStart(2, '0')}T${String(i % 24).padStart(2, '0')}0000Z`;
+  refuses(['RRULE:FREQ=HOURLY', ...Array.from({ length: MAX_RECURRENCE_LINES }, (_, i) => exdate(i))], new RegExp(`has ${MAX_RECURRENCE_LINES + 1} recurrence lines; the limit is ${MAX_RECURRENCE_LINES} lines per event`));
+  assert.equal(parse(['RRULE:FREQ=HOURLY', ...Array.from({ length: MAX_RECURRENCE_LINES - 1 }, (_, i) => exdate(i))]).exdates.length, MAX_RECURRENCE_LINES - 1);
+  // Dates count across lines and within one line alike.
+  const dates = (count: number) => Array.from({ length: count }, (_, i) => `2030${String(1 + (i % 12)).padStart(2, '0')}${String(1 + (i % 28)).padStart(2, '0')}T${String(Math.floor(i / 336) % 24).padStart(2, '0')}0000Z`).join(',');
+  refuses(['RRULE:FREQ=HOURLY', `EXDATE:${dates(MAX_RECURRENCE_DATES)}`, `RDATE:${dates(1)}`], new RegExp(`list ${MAX_RECURRENCE_DATES + 1} dates; the limit is ${MAX_RECURRENCE_DATES} dates per event`));
+  assert.equal(parse(['RRULE:FREQ=HOURLY', `EXDATE:${dates(MAX_RECURRENCE_DATES - 1)}`, `RDATE:${dates(1)}`]).rdates.length, 1);
+});
+
+test('the heaviest event the caps allow finds its first occurrence in a window for about one period of all its lines', () => {
+  // Ten yearly rule lines of 1,000 candidates each (10 days x 10 hours x 10 minutes, each line on
+  // its own second so none repeats another): the merge builds one period of every line before it
+  // knows the first occurrence, 10,000 candidates, a hundredth of a request's step budget.
+  const lines = Array.from({ length: MAX_RULE_LINES }, (_, i) => `RRULE:FREQ=YEARLY;BYYEARDAY=${all(1, 10)};BYHOUR=${all(0, 9)};BYMINUTE=${all(0, 9)};BYSECOND=${i}`);
+  const s = timedSeries('20260101T0000', 'UTC', lines, 1000);
+  const budget = expansionBudget();
+  const found = expandInWindow(s, Date.parse('2030-01-05T00:00:00Z'), Date.parse('2030-01-12T00:00:00Z'), { limit: 1, budget });
+  assert.deepEqual(found.map((o) => new Date(o.start).toISOString()), ['2030-01-05T00:00:00.000Z']);
+  const spent = expansionBudget().remaining - budget.remaining;
+  assert.ok(spent <= MAX_SERIES_CANDIDATES + 2 * MAX_RULE_LINES, `${spent} steps for the first occurrence`);
 });

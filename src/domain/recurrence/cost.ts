@@ -9,6 +9,14 @@
 // CANDIDATES bounds one period, so a rule that could never be expanded within reason is refused
 // when it is written (rrule.ts parseRRule, as 400 invalid), not discovered on every later read.
 //
+// Per event: a series is expanded with all its lines at once (recurrence-set.ts merges them), so
+// its first period of every RRULE and EXRULE is built before its first occurrence is known. The
+// lines together are capped as one line is (MAX_SERIES_CANDIDATES), and so are the number of
+// lines and of listed dates: without these, 120 lines each under the per-line cap made one week
+// of the series cost more than a request's whole step budget, for its owner and for every test
+// user it invites (CONTRACT §19). rrule.ts parseRecurrence refuses an event over any of them,
+// at write time as 400 invalid, and on every read of one stored before the caps.
+//
 // Per request: the step budget (MAX_EXPANSION_STEPS) bounds how many periods and candidates one
 // request's expansions build in all; rule-iterate.ts and rule-periods.ts charge it.
 
@@ -21,6 +29,33 @@ import type { RRule } from './rule.ts';
  * 265 x 9 x 2 = 4,770. At the cap, one period is about 80 kB of numbers and a few milliseconds.
  */
 export const MAX_PERIOD_CANDIDATES = 10_000;
+
+/**
+ * Candidates one period of every RRULE and EXRULE line of an event may build, summed: what one
+ * line may build, all of them together may. One period of them all is then at most a hundredth
+ * of a request's step budget, however many test users the event invites, and an event of real
+ * rules (a few, each building a few hundred at most) never comes near it.
+ */
+export const MAX_SERIES_CANDIDATES = MAX_PERIOD_CANDIDATES;
+
+/**
+ * RRULE and EXRULE lines of one event. Google's own events carry one RRULE; a handful covers
+ * any pattern that one rule cannot say. Every rule line is a source the expansion merges for each
+ * occurrence it yields, so lines that repeat one another multiply the work per occurrence.
+ */
+export const MAX_RULE_LINES = 10;
+
+/**
+ * Recurrence lines of any kind (RRULE, EXRULE, RDATE, EXDATE) of one event. Generous for
+ * calendars exported one EXDATE line per cancelled instance: a weekly meeting of twenty years.
+ */
+export const MAX_RECURRENCE_LINES = 1_000;
+
+/**
+ * Dates the RDATE and EXDATE lines of one event list in all (one line may list many): every
+ * expansion of the series reads them. A daily series' cancellations over a decade fit.
+ */
+export const MAX_RECURRENCE_DATES = 5_000;
 
 const count = (list: readonly unknown[]): number => Math.max(1, list.length);
 

@@ -14,6 +14,7 @@
 //   window.ts          occurrences as spans overlapping a window
 //   exceptions.ts      stored exceptions merged with the occurrences
 //   instance-id.ts     Google's instance ids
+//   unexpandable.ts    the errors that say a series cannot be expanded
 
 export type { OccurrenceKey, Series } from './series.ts';
 export { dateKey, keyToDate } from './series.ts';
@@ -24,3 +25,4 @@ export { isOccurrence, occurrenceSpan, overlaps, seriesBounds } from './window.t
 export type { ExceptionTiming, Instance } from './exceptions.ts';
 export { instancesInWindow } from './exceptions.ts';
 export { formatInstanceId, parseInstanceId } from './instance-id.ts';
+export { isUnexpandable } from './unexpandable.ts';

@@ -11,14 +11,23 @@
 //   says how each form bounds the series.
 // - The RFC's MUST NOTs on part combinations (§3.3.10) are enforced with a message naming them.
 // - A rule one period of which could build more than MAX_PERIOD_CANDIDATES candidates is
-//   refused (cost.ts): it could not be expanded without stalling the service.
+//   refused (cost.ts): it could not be expanded without stalling the service. So is an event
+//   whose lines together pass one of cost.ts's per-event caps (lines, rule lines, listed dates,
+//   candidates of one period of all its rules).
 
 import type { BasicValue } from '../time/datetime.ts';
 import { DateTimeError, parseBasic } from '../time/datetime.ts';
 import { isValidTimeZone } from '../time/zones.ts';
 import type { DateRef, Frequency, RRule, RecurrenceSet, WeekdayNum } from './rule.ts';
 import { FREQUENCIES, WEEKDAYS } from './rule.ts';
-import { MAX_PERIOD_CANDIDATES, periodCandidateBound } from './cost.ts';
+import {
+  MAX_PERIOD_CANDIDATES,
+  MAX_RECURRENCE_DATES,
+  MAX_RECURRENCE_LINES,
+  MAX_RULE_LINES,
+  MAX_SERIES_CANDIDATES,
+  periodCandidateBound,
+} from './cost.ts';
 
 export class RecurrenceError extends Error {
   /** The rule part or property at fault (`BYDAY`, `UNTIL`, `EXDATE`, `TZID`, ...). */
@@ -275,6 +284,9 @@ const PARAM = /^([A-Za-z0-9-]+)=("[^"]*"|[^";:,]*)$/;
 
 /** Parses an Event's `recurrence` array. */
 export function parseRecurrence(lines: readonly string[], options: ParseOptions): RecurrenceSet {
+  if (lines.length > MAX_RECURRENCE_LINES) {
+    throw new RecurrenceError('recurrence', `the event has ${lines.length} recurrence lines; the limit is ${MAX_RECURRENCE_LINES} lines per event`);
+  }
   const rrules: RRule[] = [];
   const exrules: RRule[] = [];
   const rdates: DateRef[] = [];
@@ -317,5 +329,27 @@ export function parseRecurrence(lines: readonly string[], options: ParseOptions)
         throw new RecurrenceError(name, `"${name}" is not RRULE, EXRULE, RDATE or EXDATE`);
     }
   }
-  return { rrules, exrules, rdates, exdates };
+  const set = { rrules, exrules, rdates, exdates };
+  checkSeriesCost(set);
+  return set;
+}
+
+/** The per-event caps of cost.ts, each named in the refusal. */
+function checkSeriesCost(set: RecurrenceSet): void {
+  const rules = [...set.rrules, ...set.exrules];
+  if (rules.length > MAX_RULE_LINES) {
+    throw new RecurrenceError('RRULE', `the event has ${rules.length} RRULE and EXRULE lines; the limit is ${MAX_RULE_LINES} rule lines per event`);
+  }
+  const dates = set.rdates.length + set.exdates.length;
+  if (dates > MAX_RECURRENCE_DATES) {
+    throw new RecurrenceError('RDATE', `the event's RDATE and EXDATE lines list ${dates} dates; the limit is ${MAX_RECURRENCE_DATES} dates per event`);
+  }
+  const candidates = rules.reduce((sum, rule) => sum + periodCandidateBound(rule), 0);
+  if (candidates > MAX_SERIES_CANDIDATES) {
+    throw new RecurrenceError(
+      'RRULE',
+      `one period of each of the event's RRULE and EXRULE lines can hold ${candidates} candidate occurrences in all; ` +
+        `the limit is ${MAX_SERIES_CANDIDATES} per period for all the lines of an event together`,
+    );
+  }
 }
