@@ -54,9 +54,39 @@ export function attendeesOf(data: JsonObject): JsonObject[] {
   return list.filter((a): a is JsonObject => typeof a === 'object' && a !== null && !Array.isArray(a));
 }
 
-/** The attendee entry of `email` in `data`, if listed. */
+/** The attendee entry of `email` in `data`, if listed (one search of the list: see guestsOf for many). */
 export function entryOf(data: JsonObject, email: string): JsonObject | undefined {
   return attendeesOf(data).find((a) => sameEmail(a.email, email));
+}
+
+/** An attendee list by lower-case e-mail: each guest's first entry, and its place in the list. */
+type GuestIndex = ReadonlyMap<string, { readonly entry: JsonObject; readonly at: number }>;
+
+/**
+ * The attendees of an organizer's record by lower-case e-mail, made once per version of its
+ * data (a record's data is not changed once written: Store's records read are read-only), so
+ * that what a write looks up for each of its guests costs one Map read, not a search of the
+ * list (CONTRACT §13 "Cost": linear in the number of guests).
+ */
+const indexes = new WeakMap<JsonObject, GuestIndex>();
+
+function guestsOf(data: JsonObject): GuestIndex {
+  let index = indexes.get(data);
+  if (index === undefined) {
+    const built = new Map<string, { entry: JsonObject; at: number }>();
+    attendeesOf(data).forEach((entry, at) => {
+      const key = typeof entry.email === 'string' ? entry.email.toLowerCase() : undefined;
+      if (key !== undefined && !built.has(key)) built.set(key, { entry, at });
+    });
+    index = built;
+    indexes.set(data, index);
+  }
+  return index;
+}
+
+/** Whether the organizer's record `data` lists `email`, and with which entry. */
+function listedEntry(data: JsonObject, email: string): JsonObject | undefined {
+  return guestsOf(data).get(email.toLowerCase())?.entry;
 }
 
 /**
@@ -80,10 +110,10 @@ export type UsersByEmail = () => ReadonlyMap<string, UserRecord>;
  * (copies of exceptions go to the series' invitees).
  */
 export function invitesLive(store: Store, organizer: EventRecord, email: string): boolean {
-  if (organizer.status === 'cancelled' || entryOf(organizer.data, email) === undefined) return false;
+  if (organizer.status === 'cancelled' || listedEntry(organizer.data, email) === undefined) return false;
   if (organizer.recurringEventId === null) return true;
   const master = store.getEvent(organizer.calendarId, organizer.recurringEventId);
-  return master !== undefined && entryOf(master.data, email) !== undefined;
+  return master !== undefined && listedEntry(master.data, email) !== undefined;
 }
 
 /** The test users `data` invites (its attendees that are test users, the organizer excepted). */
@@ -92,13 +122,13 @@ export function inviteesOf(data: JsonObject | undefined, users: UsersByEmail): U
   if (data === undefined || attendees.length === 0) return [];
   const organizer = organizerEmail(data);
   const byEmail = users();
-  const out: UserRecord[] = [];
+  const out = new Set<UserRecord>();
   for (const entry of attendees) {
     if (typeof entry.email !== 'string' || sameEmail(entry.email, organizer)) continue;
     const user = byEmail.get(entry.email.toLowerCase());
-    if (user !== undefined && !out.includes(user)) out.push(user);
+    if (user !== undefined) out.add(user);
   }
-  return out;
+  return [...out];
 }
 
 /** What a sync of copies writes with: the store, the time, the workspace's users by e-mail. */
@@ -188,9 +218,7 @@ function syncOne(ctx: CopyContext, user: UserRecord, organizer: EventRecord, mas
     putCancelled(ctx, calendar, organizer, master, existing);
     return true;
   }
-  // The answer is looked up only for a cancelled copy: searching the guest list for every
-  // invitee would make an insert's copies cost the square of its guests.
-  if (existing?.status === 'cancelled' && entryOf(organizer.data, user.email)?.responseStatus === 'declined') return false;
+  if (existing?.status === 'cancelled' && listedEntry(organizer.data, user.email)?.responseStatus === 'declined') return false;
   const data = copyData(organizer.data, own ?? (existing !== undefined ? privateOf(existing.data) : initialPrivate(organizer.data)));
   if (existing !== undefined && existing.status === statusOf(data) && sameData(withoutHistory(existing.data), data)) return false;
   ctx.store.putEvent(copyRecord(ctx, calendar, organizer, data, master, existing));
@@ -263,16 +291,18 @@ export function syncCopies(ctx: CopyContext, organizer: EventRecord, former: Jso
   if (organizer.recurringEventId !== null) {
     const master = ctx.store.getEvent(organizer.calendarId, organizer.recurringEventId);
     if (master === undefined || attendeesOf(master.data).length === 0) return changed;
-    const invitedHere = inviteesOf(organizer.data, ctx.users);
-    for (const user of inviteesOf(master.data, ctx.users)) note(user, syncOne(ctx, user, organizer, master, invitedHere.includes(user)));
+    const invitedHere = new Set(inviteesOf(organizer.data, ctx.users));
+    for (const user of inviteesOf(master.data, ctx.users)) note(user, syncOne(ctx, user, organizer, master, invitedHere.has(user)));
     return changed;
   }
   const invited = inviteesOf(organizer.data, ctx.users);
-  const holders = [...invited, ...inviteesOf(former, ctx.users).filter((u) => !invited.includes(u))];
+  const invitedNow = new Set(invited);
+  const holders = [...invited, ...inviteesOf(former, ctx.users).filter((u) => !invitedNow.has(u))];
   // A shared copy has holders, who are invited or were until this write.
   if (holders.length === 0) return changed;
   const before = ctx.store.getSharedCopy(organizer.calendarId, organizer.id);
   const exceptions = organizer.recurring || (former !== undefined && recurrenceLines(former).length > 0) ? ctx.store.listExceptions(organizer.calendarId, organizer.id) : [];
+  const invitedTo = exceptions.map((exception) => new Set(inviteesOf(exception.data, ctx.users)));
   // Whether each holds the series live, read before anything is written (an exception's copy
   // needs to know whether the series' came back).
   const wasLive = new Map<UserRecord, boolean>();
@@ -285,15 +315,12 @@ export function syncCopies(ctx: CopyContext, organizer: EventRecord, former: Jso
     for (const calendarId of [...sharing.holders, ...(before?.holders ?? [])]) changed.add(calendarId);
   }
   for (const user of holders) {
-    const isInvited = invited.includes(user);
+    const isInvited = invitedNow.has(user);
     if (!sharing.holders.has(user.email)) note(user, syncOne(ctx, user, organizer, undefined, isInvited));
     if (exceptions.length === 0) continue;
     const calendar = ctx.store.getCalendar(user.email);
     const revived = calendar !== undefined && wasLive.get(user) === false && holdsLive(ctx.store, calendar, organizer);
-    for (const exception of exceptions) {
-      const invitedHere = isInvited && inviteesOf(exception.data, ctx.users).includes(user);
-      note(user, syncOne(ctx, user, exception, organizer, invitedHere, revived));
-    }
+    exceptions.forEach((exception, i) => note(user, syncOne(ctx, user, exception, organizer, isInvited && invitedTo[i]?.has(user) === true, revived)));
   }
   return changed;
 }
@@ -319,10 +346,11 @@ function shareable(organizer: EventRecord): boolean {
 function shareCopy(ctx: CopyContext, organizer: EventRecord, invited: readonly UserRecord[], before: SharedCopyRecord | undefined, fresh: boolean): { holders: ReadonlySet<string>; wrote: boolean } {
   // What `calendarId` holds under the id: nothing, the former shared copy, or a copy (or an
   // event) of its own. A copy of its own never carries the shared copy's sequence.
+  const heldBefore = new Set(before?.holders);
   const holds = (calendarId: string): 'nothing' | 'shared' | 'own' => {
     const held = fresh ? undefined : ctx.store.getEvent(calendarId, organizer.id);
     if (held === undefined) return 'nothing';
-    return before !== undefined && held.seq === before.event.seq && before.holders.includes(calendarId) ? 'shared' : 'own';
+    return before !== undefined && held.seq === before.event.seq && heldBefore.has(calendarId) ? 'shared' : 'own';
   };
   const privateKept = before === undefined || sameData(privateOf(before.event.data), initialPrivate(organizer.data));
   const holders = new Set<string>();
