@@ -40,7 +40,7 @@ const RESPONSE_STATUSES = ['needsAction', 'declined', 'tentative', 'accepted'] a
  * for most accounts; this one keeps every write that compares or copies a guest list, and the
  * mails it records, within one request's budget.
  */
-export const MAX_ATTENDEES = 2000;
+const MAX_ATTENDEES = 2000;
 
 // EventAttendee (METHODS.md §3.3): email required and an address; organizer/self are read-only.
 function attendees(value: unknown): Json[] {
