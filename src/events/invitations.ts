@@ -9,8 +9,9 @@
 // insert inviting twenty test users writes two records, not twenty-one. A copy becomes a record
 // of the invitee's own (syncOne) once it differs from the shared one: its invitee set private
 // properties on it, it is cancelled for them alone, or it keeps a transparency the organizer has
-// since changed. Exceptions of a series and all-day events (whose dates are days of each
-// holder's zone) are copied per invitee.
+// since changed. Exceptions of a series, all-day events (whose dates are days of each holder's
+// zone) and events whose guests may not see each other (each copy lists its own invitee) are
+// copied per invitee.
 //
 // Who holds copies: every attendee whose e-mail is a test user's (case-insensitively), except
 // the organizer. An exception of a series is copied to the series' invitees: one who is not
@@ -87,6 +88,22 @@ function guestsOf(data: JsonObject): GuestIndex {
 /** Whether the organizer's record `data` lists `email`, and with which entry. */
 function listedEntry(data: JsonObject, email: string): JsonObject | undefined {
   return guestsOf(data).get(email.toLowerCase())?.entry;
+}
+
+/**
+ * The attendees the copy of `data` held by the invitee `email` lists, when the organizer hides
+ * the guest list (`guestsCanSeeOtherGuests: false`, CONTRACT §13): the invitee's own entry and
+ * the organizer's, in the list's order. Undefined when the guests see each other: the copy then
+ * lists everyone. Held in the copy itself, not hidden when it is rendered, so nothing that reads
+ * a copy (lists, `q`, sync, free/busy, the export) can show the others.
+ */
+function guestsSeenBy(data: JsonObject, email: string): JsonObject[] | undefined {
+  if (data.guestsCanSeeOtherGuests !== false) return undefined;
+  const index = guestsOf(data);
+  const mine = index.get(email.toLowerCase());
+  const organizer = index.get(organizerEmail(data)?.toLowerCase() ?? '');
+  const seen = [mine, organizer].flatMap((found) => (found === undefined ? [] : [found]));
+  return seen.sort((a, b) => a.at - b.at).map((found) => found.entry);
 }
 
 /**
@@ -219,7 +236,7 @@ function syncOne(ctx: CopyContext, user: UserRecord, organizer: EventRecord, mas
     return true;
   }
   if (existing?.status === 'cancelled' && listedEntry(organizer.data, user.email)?.responseStatus === 'declined') return false;
-  const data = copyData(organizer.data, own ?? (existing !== undefined ? privateOf(existing.data) : initialPrivate(organizer.data)));
+  const data = copyData(organizer.data, own ?? (existing !== undefined ? privateOf(existing.data) : initialPrivate(organizer.data)), guestsSeenBy(organizer.data, user.email));
   if (existing !== undefined && existing.status === statusOf(data) && sameData(withoutHistory(existing.data), data)) return false;
   ctx.store.putEvent(copyRecord(ctx, calendar, organizer, data, master, existing));
   return true;
@@ -256,7 +273,7 @@ function cancelledCopyDue(store: Store, calendar: CalendarRecord, master: EventR
  */
 function putCancelled(ctx: CopyContext, calendar: CalendarRecord, organizer: EventRecord, master: EventRecord | undefined, existing: EventRecord | undefined): void {
   const own = ctx.own?.get(ownKey(calendar.id, organizer.id)) ?? (existing !== undefined ? privateOf(existing.data) : initialPrivate(organizer.data));
-  const data: JsonObject = { ...copyData(organizer.data, own), status: 'cancelled' };
+  const data: JsonObject = { ...copyData(organizer.data, own, guestsSeenBy(organizer.data, calendar.id)), status: 'cancelled' };
   ctx.store.putEvent(copyRecord(ctx, calendar, organizer, data, master, existing));
 }
 
@@ -327,11 +344,13 @@ export function syncCopies(ctx: CopyContext, organizer: EventRecord, former: Jso
 
 /**
  * Whether the copies of `organizer` can be one shared copy (Store's SharedCopyRecord): a record
- * that is not an exception (those follow their series per invitee), and whose span does not
- * depend on the calendar holding it (an all-day event's dates are days of each holder's zone).
+ * that is not an exception (those follow their series per invitee), whose span does not depend
+ * on the calendar holding it (an all-day event's dates are days of each holder's zone), and whose
+ * guests see each other (else each copy lists its own invitee: guestsSeenBy).
  */
 function shareable(organizer: EventRecord): boolean {
-  return organizer.recurringEventId === null && !(isJsonObject(organizer.data.start) && typeof organizer.data.start.date === 'string');
+  return organizer.recurringEventId === null && !(isJsonObject(organizer.data.start) && typeof organizer.data.start.date === 'string') &&
+    organizer.data.guestsCanSeeOtherGuests !== false;
 }
 
 /**
