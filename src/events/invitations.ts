@@ -55,7 +55,7 @@ export function attendeesOf(data: JsonObject): JsonObject[] {
   return list.filter((a): a is JsonObject => typeof a === 'object' && a !== null && !Array.isArray(a));
 }
 
-/** The attendee entry of `email` in `data`, if listed (one search of the list: see guestsOf for many). */
+/** The attendee entry of `email` in `data`, if listed (one search of the list: see listedEntry for many). */
 export function entryOf(data: JsonObject, email: string): JsonObject | undefined {
   return attendeesOf(data).find((a) => sameEmail(a.email, email));
 }
@@ -85,8 +85,8 @@ function guestsOf(data: JsonObject): GuestIndex {
   return index;
 }
 
-/** Whether the organizer's record `data` lists `email`, and with which entry. */
-function listedEntry(data: JsonObject, email: string): JsonObject | undefined {
+/** The entry of `email` in an organizer's record's `data`, if listed: entryOf for lookups that repeat per guest. */
+export function listedEntry(data: JsonObject, email: string): JsonObject | undefined {
   return guestsOf(data).get(email.toLowerCase())?.entry;
 }
 
