@@ -63,7 +63,7 @@ function attendeesOut(data: JsonObject, ctx: RenderContext): { attendees?: Json[
   }
   // A copy of an event whose guests may not see each other holds its invitee's and organizer's
   // entries alone (src/events/invitations.ts); the organizer's own event lists everyone.
-  if (data.guestsCanSeeOtherGuests === false && !sameEmail(organizer, self)) return { attendees: marked, attendeesOmitted: true };
+  if (data.guestsCanSeeOtherGuests === false && organizer !== undefined && !sameEmail(organizer, self)) return { attendees: marked, attendeesOmitted: true };
   return { attendees: marked };
 }
 
