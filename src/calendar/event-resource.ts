@@ -61,6 +61,9 @@ function attendeesOut(data: JsonObject, ctx: RenderContext): { attendees?: Json[
   if (ctx.maxAttendees !== undefined && marked.length > ctx.maxAttendees) {
     return { attendees: marked.filter((a) => a.self === true), attendeesOmitted: true };
   }
+  // A copy of an event whose guests may not see each other holds its invitee's and organizer's
+  // entries alone (src/events/invitations.ts); the organizer's own event lists everyone.
+  if (data.guestsCanSeeOtherGuests === false && organizer !== undefined && !sameEmail(organizer, self)) return { attendees: marked, attendeesOmitted: true };
   return { attendees: marked };
 }
 

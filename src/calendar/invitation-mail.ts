@@ -12,7 +12,7 @@
 // - the recipient list never holds the writer (`all`: "every attendee except the writer").
 
 import type { JsonObject, OutboxKind, Store, UserRecord } from '../store/store.ts';
-import { attendeesOf, organizerEmail, sameEmail } from '../events/invitations.ts';
+import { attendeesOf, organizerEmail } from '../events/invitations.ts';
 import type { UsersByEmail } from '../events/invitations.ts';
 import { booleanParam, enumParam } from './params.ts';
 
@@ -75,16 +75,23 @@ function record(mailing: Mailing, kind: OutboxKind, to: readonly string[]): void
  * ones a cancellation, the others an update; a deletion cancels for everyone.
  */
 export function mailOrganizerWrite(mailing: Mailing, before: JsonObject | undefined, after: JsonObject | undefined): void {
+  if (mailing.send === 'none') return;
   const was = emails(before);
   const now = emails(after);
   if (after === undefined) {
     record(mailing, 'cancellation', was);
     return;
   }
-  const listed = (list: string[], email: string): boolean => list.some((e) => sameEmail(e, email));
-  record(mailing, 'cancellation', was.filter((e) => !listed(now, e)));
-  record(mailing, 'invitation', now.filter((e) => !listed(was, e)));
-  if (before !== undefined) record(mailing, 'update', now.filter((e) => listed(was, e)));
+  // One lookup per guest (CONTRACT §13 "Cost": linear in the number of guests).
+  const wasListed = lowerCased(was);
+  const nowListed = lowerCased(now);
+  record(mailing, 'cancellation', was.filter((e) => !nowListed.has(e.toLowerCase())));
+  record(mailing, 'invitation', now.filter((e) => !wasListed.has(e.toLowerCase())));
+  if (before !== undefined) record(mailing, 'update', now.filter((e) => wasListed.has(e.toLowerCase())));
+}
+
+function lowerCased(emails: readonly string[]): Set<string> {
+  return new Set(emails.map((e) => e.toLowerCase()));
 }
 
 /** An invitee changed their answer: a reply to the organizer, only with `all`. */

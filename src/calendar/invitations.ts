@@ -7,7 +7,11 @@
 // Rights on a copy (CONTRACT §13, BEHAVIOUR.md §1.2): unless the organizer set guestsCanModify,
 // an invitee changes only their own attendee entry's responseStatus, comment and
 // additionalGuests and the copy's private properties; anything else is 403
-// forbiddenForNonOrganizer. Choices where §13 and Google's documentation are silent:
+// forbiddenForNonOrganizer. The rights are read off the organizer's event as it stands (a guest
+// it no longer lists changes nothing), what the invitee changed off the copy they were shown
+// (which lists only them and the organizer when the guests may not see each other, so the
+// hidden guests stay whatever the invitee sends). Choices where §13 and Google's documentation
+// are silent:
 // - a body without `attendees` leaves the attendees as they are (an update that sends back the
 //   event without its guest list is not taken as removing every guest);
 // - the invitee's own entry keeps its other members (displayName, optional) as the organizer
@@ -20,8 +24,8 @@ import type { CalendarRecord, EventRecord, JsonObject, Store, UserRecord } from 
 import type { WriteContext } from '../events/event-record.ts';
 import { clientFields } from '../events/event-input.ts';
 import { instanceBase } from '../events/series-exceptions.ts';
-import { privateOf, sharedOf } from '../events/copy-data.ts';
-import { attendeesOf, entryOf, isCopy, organizerEmail, ownKey, sameEmail, syncCopies, usersByEmail } from '../events/invitations.ts';
+import { privateOf, sharedOf, statusOf } from '../events/copy-data.ts';
+import { attendeesOf, entryOf, invitesLive, isCopy, organizerEmail, ownKey, sameEmail, syncCopies, usersByEmail } from '../events/invitations.ts';
 import type { CopyContext, UsersByEmail } from '../events/invitations.ts';
 import { deleteEvent, findTarget, timingChanged, writeEvent } from './event-write.ts';
 import type { EventTarget, WriteMode } from './event-write.ts';
@@ -175,41 +179,53 @@ function organizerSide(store: Store, copy: EventRecord, id: string): { calendar:
 /**
  * events.update / patch of a copy by its invitee: the rights check, then the answer (and, with
  * guestsCanModify, the shared change) written to the organizer's event, from where every copy
- * follows; the copy keeps the private properties the body set. Returns the copy as written.
+ * follows; the copy keeps the private properties the body set. `status: "cancelled"` is their
+ * decline, as their delete is (inviteeDelete): only the organizer cancels the event for
+ * everyone. Returns the copy as written.
  */
 export function inviteeModify(run: InvitationRun, target: EventTarget, input: unknown, mode: WriteMode, id: string): EventRecord {
   const { ctx } = run;
   const me = ctx.owner.email;
-  const before = currentFields(target, ctx.calendar);
+  const zone = ctx.calendar.timeZone;
+  // What the invitee sees: their copy (a guest list without the hidden guests, CONTRACT §13).
+  const seen = currentFields(target, ctx.calendar);
   const intended = writeEvent(ctx, target, input, mode);
+  const organizer = organizerSide(ctx.store, targetRecord(target), id);
+  // Rights come from the organizer's event as it stands and its current guest list, never from
+  // the copy (CONTRACT §13): a guest the organizer removed, or of an event the organizer deleted,
+  // holds a cancelled copy and changes nothing, whatever the copy says of guestsCanModify.
+  const orgBefore = organizer && currentFields(organizer.target, organizer.calendar);
+  if (organizer !== undefined && !invitesLive(ctx.store, targetRecord(organizer.target), me)) throw forbiddenForNonOrganizer();
+  const mayModify = orgBefore?.guestsCanModify === true;
+  const declining = statusOf(intended.data) === 'cancelled' && statusOf(seen) !== 'cancelled';
+  // The rest of the body is checked and written as any other; the status stays the event's.
+  const asked = declining ? withStatusOf(intended.data, seen) : intended.data;
   const body = input as JsonObject;
   const sent = Array.isArray(body.attendees) ? (body.attendees.filter((a) => typeof a === 'object' && a !== null && !Array.isArray(a)) as JsonObject[]) : undefined;
-  const mayModify = before.guestsCanModify === true;
   if (!mayModify) {
-    if (sharedChanged(before, intended.data, ctx.calendar.timeZone)) throw forbiddenForNonOrganizer();
-    if (sent !== undefined && othersChanged(before, sent, me)) throw forbiddenForNonOrganizer();
+    if (sharedChanged(seen, asked, zone)) throw forbiddenForNonOrganizer();
+    if (sent !== undefined && othersChanged(seen, sent, me)) throw forbiddenForNonOrganizer();
   }
-  const mine = sent?.find((a) => sameEmail(a.email, me));
-  const organizer = organizerSide(ctx.store, targetRecord(target), id);
-  if (organizer === undefined) {
+  if (organizer === undefined || orgBefore === undefined) {
     // The organizer's event is gone (its user was deleted): the copy alone takes the write.
     ctx.store.putEvent(intended);
     return intended;
   }
-  // The answer is merged into the organizer's attendees as they stand now (a cancelled copy
-  // holds the list it had when it was cancelled). An invitee no longer listed there is no guest:
-  // listing themselves again is the organizer's to do.
-  const orgBefore = currentFields(organizer.target, organizer.calendar);
-  if (entryOf(orgBefore, me) === undefined && !mayModify) throw forbiddenForNonOrganizer();
-  const attendees = mine === undefined ? attendeesOf(orgBefore) : answeredAttendees(orgBefore, mine, me);
+  const mine = sent?.find((a) => sameEmail(a.email, me));
+  const ownOnly = sent !== undefined && sent.length === 1 && mine !== undefined;
+  // A decline's answer is written by inviteeDelete below, once.
+  const answer = declining ? undefined : mine;
+  let attendees: JsonObject[];
+  if (mayModify && sent !== undefined && !ownOnly) attendees = guestsAfter(orgBefore, seen, sent, declining ? me : undefined);
+  else attendees = answer === undefined ? attendeesOf(orgBefore) : answeredAttendees(orgBefore, answer, me);
   const answerChanged = JSON.stringify(attendees) !== JSON.stringify(attendeesOf(orgBefore));
-  const shared = mayModify && sharedChanged(before, intended.data, ctx.calendar.timeZone);
+  const shared = mayModify && sharedChanged(seen, asked, zone);
   const orgCtx: WriteContext = { ...ctx, calendar: organizer.calendar, owner: organizer.owner };
   const own = new Map([[ownKey(ctx.calendar.id, id), privateOf(intended.data)]]);
   let orgRecord: EventRecord;
   if (answerChanged || shared || target.kind === 'instance') {
-    const patch: JsonObject = { attendees: mayModify && sent !== undefined && !(sent.length === 1 && mine !== undefined) ? sent : attendees };
-    if (shared) Object.assign(patch, sharedPatch(orgBefore, intended.data));
+    const patch: JsonObject = { attendees };
+    if (shared) Object.assign(patch, sharedPatch(seen, asked));
     orgRecord = writeEvent(orgCtx, organizer.target, patch, 'patch');
     ctx.store.putEvent(orgRecord);
     run.changed.add(organizer.calendar.id);
@@ -224,16 +240,48 @@ export function inviteeModify(run: InvitationRun, target: EventTarget, input: un
   if (answerBefore?.responseStatus !== answerAfter?.responseStatus || answerBefore?.comment !== answerAfter?.comment) {
     mailReply(mail, orgRecord.data);
   }
+  if (declining) inviteeDelete(run, target, id);
   return ctx.store.getEvent(ctx.calendar.id, id) ?? intended;
 }
 
-/** The patch that gives the organizer's event the shared fields of `after` (null clears one). */
-function sharedPatch(before: JsonObject, after: JsonObject): JsonObject {
+/** `data` with the status `from` has (none when it has none). */
+function withStatusOf(data: JsonObject, from: JsonObject): JsonObject {
+  const { status: _status, ...rest } = data;
+  return from.status === undefined ? rest : { ...rest, status: from.status };
+}
+
+/**
+ * The organizer's attendees after an invitee allowed to modify the event sent `sent` for the
+ * list they saw on their copy (`seen`): guests hidden from them stay as they are, the ones they
+ * saw follow `sent` (those left out are removed, those added are added), and a guest the
+ * organizer removed since the copy was written is not brought back. `keep`: a guest whose entry
+ * stays as the organizer's list has it (the invitee declining: inviteeDelete answers for them).
+ * One Map or Set lookup per guest (CONTRACT §13 "Cost").
+ */
+function guestsAfter(current: JsonObject, seen: JsonObject, sent: JsonObject[], keep: string | undefined): JsonObject[] {
+  const key = (entry: JsonObject): string => String(entry.email).toLowerCase();
+  const shown = new Set(attendeesOf(seen).map(key));
+  const kept = keep?.toLowerCase();
+  const sentBy = new Map(sent.map((entry) => [key(entry), entry]));
+  const out: JsonObject[] = [];
+  for (const entry of attendeesOf(current)) {
+    const k = key(entry);
+    const followed = shown.has(k) && k !== kept ? sentBy.get(k) : entry;
+    if (followed !== undefined) out.push(followed);
+    sentBy.delete(k);
+  }
+  for (const [k, entry] of sentBy) if (!shown.has(k)) out.push(entry);
+  return out;
+}
+
+/** The patch that gives the organizer's event the shared fields the invitee changed from what they saw (null clears one). */
+function sharedPatch(seen: JsonObject, after: JsonObject): JsonObject {
   const wanted = sharedOf(clientFields(after) as JsonObject);
-  const current = sharedOf(clientFields(before) as JsonObject);
-  delete wanted.attendees;
-  const patch: JsonObject = { ...wanted };
-  for (const key of Object.keys(current)) if (key !== 'attendees' && wanted[key] === undefined) patch[key] = null;
+  const was = sharedOf(clientFields(seen) as JsonObject);
+  const patch: JsonObject = {};
+  for (const key of new Set([...Object.keys(wanted), ...Object.keys(was)])) {
+    if (key !== 'attendees' && JSON.stringify(wanted[key]) !== JSON.stringify(was[key])) patch[key] = wanted[key] ?? null;
+  }
   return patch;
 }
 

@@ -2,11 +2,12 @@
 // written, is invitations.ts).
 //
 // What a copy holds: the organizer's record with `organizer` and `creator` stripped of `self`
-// (the calendar holding the copy is not theirs), and the copy's own PRIVATE properties
-// (reminders, colorId, transparency, extendedProperties.private), which the invitee sets and no
-// organizer write touches. A new copy starts with the organizer's transparency (Google shows a
-// new invitation busy or free as its organizer set it) and no reminders, colour or private
-// properties of its own.
+// (the calendar holding the copy is not theirs; its guest list is cut to the invitee's and the
+// organizer's entries when the guests may not see each other), and the copy's own PRIVATE
+// properties (reminders, colorId, transparency, extendedProperties.private), which the invitee
+// sets and no organizer write touches. A new copy starts with the organizer's transparency
+// (Google shows a new invitation busy or free as its organizer set it) and no reminders, colour
+// or private properties of its own.
 
 import type { EventStatus, JsonObject } from '../store/store.ts';
 import { isJsonObject } from '../validation.ts';
@@ -83,9 +84,14 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** The data of the copy of `organizer` (a record's data) holding the private properties `own`. */
-export function copyData(organizer: JsonObject, own: JsonObject): JsonObject {
-  return withPrivate(copyTemplate(organizer), own);
+/**
+ * The data of the copy of `organizer` (a record's data) holding the private properties `own`,
+ * and listing `attendees` instead of the organizer's list when given (a copy whose invitee may
+ * not see the other guests).
+ */
+export function copyData(organizer: JsonObject, own: JsonObject, attendees?: JsonObject[]): JsonObject {
+  const template = copyTemplate(organizer);
+  return withPrivate(attendees === undefined ? template : { ...template, attendees: deepFreeze(JSON.parse(JSON.stringify(attendees)) as JsonObject[]) }, own);
 }
 
 /** The status an event's data says. */

@@ -35,9 +35,18 @@ function oneOf(allowed: readonly string[]): (value: unknown, field: string) => s
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 const RESPONSE_STATUSES = ['needsAction', 'declined', 'tentative', 'accepted'] as const;
 
+/**
+ * The most attendees an event may list (CONTRACT §13 "Cost"): Google documents a lower maximum
+ * for most accounts; this one keeps every write that compares or copies a guest list, and the
+ * mails it records, within one request's budget.
+ */
+const MAX_ATTENDEES = 2000;
+
 // EventAttendee (METHODS.md §3.3): email required and an address; organizer/self are read-only.
 function attendees(value: unknown): Json[] {
   assertArray(value, 'attendees', invalidValue);
+  // Before any entry is looked at: a refused list costs nothing per guest.
+  if (value.length > MAX_ATTENDEES) throw invalid('attendees', `An event may list at most ${MAX_ATTENDEES} attendees.`);
   return value.map((raw, i) => {
     const path = `attendees[${i}]`;
     assertObject(raw, path, invalidValue);

@@ -9,8 +9,9 @@
 // insert inviting twenty test users writes two records, not twenty-one. A copy becomes a record
 // of the invitee's own (syncOne) once it differs from the shared one: its invitee set private
 // properties on it, it is cancelled for them alone, or it keeps a transparency the organizer has
-// since changed. Exceptions of a series and all-day events (whose dates are days of each
-// holder's zone) are copied per invitee.
+// since changed. Exceptions of a series, all-day events (whose dates are days of each holder's
+// zone) and events whose guests may not see each other (each copy lists its own invitee) are
+// copied per invitee.
 //
 // Who holds copies: every attendee whose e-mail is a test user's (case-insensitively), except
 // the organizer. An exception of a series is copied to the series' invitees: one who is not
@@ -54,9 +55,55 @@ export function attendeesOf(data: JsonObject): JsonObject[] {
   return list.filter((a): a is JsonObject => typeof a === 'object' && a !== null && !Array.isArray(a));
 }
 
-/** The attendee entry of `email` in `data`, if listed. */
+/** The attendee entry of `email` in `data`, if listed (one search of the list: see listedEntry for many). */
 export function entryOf(data: JsonObject, email: string): JsonObject | undefined {
   return attendeesOf(data).find((a) => sameEmail(a.email, email));
+}
+
+/** An attendee list by lower-case e-mail: each guest's first entry, and its place in the list. */
+type GuestIndex = ReadonlyMap<string, { readonly entry: JsonObject; readonly at: number }>;
+
+/**
+ * The attendees of an organizer's record by lower-case e-mail, made once per version of its
+ * data (a record's data is not changed once written: Store's records read are read-only), so
+ * that what a write looks up for each of its guests costs one Map read, not a search of the
+ * list (CONTRACT §13 "Cost": linear in the number of guests).
+ */
+const indexes = new WeakMap<JsonObject, GuestIndex>();
+
+function guestsOf(data: JsonObject): GuestIndex {
+  let index = indexes.get(data);
+  if (index === undefined) {
+    const built = new Map<string, { entry: JsonObject; at: number }>();
+    attendeesOf(data).forEach((entry, at) => {
+      const key = typeof entry.email === 'string' ? entry.email.toLowerCase() : undefined;
+      if (key !== undefined && !built.has(key)) built.set(key, { entry, at });
+    });
+    index = built;
+    indexes.set(data, index);
+  }
+  return index;
+}
+
+/** The entry of `email` in an organizer's record's `data`, if listed: entryOf for lookups that repeat per guest. */
+export function listedEntry(data: JsonObject, email: string): JsonObject | undefined {
+  return guestsOf(data).get(email.toLowerCase())?.entry;
+}
+
+/**
+ * The attendees the copy of `data` held by the invitee `email` lists, when the organizer hides
+ * the guest list (`guestsCanSeeOtherGuests: false`, CONTRACT §13): the invitee's own entry and
+ * the organizer's, in the list's order. Undefined when the guests see each other: the copy then
+ * lists everyone. Held in the copy itself, not hidden when it is rendered, so nothing that reads
+ * a copy (lists, `q`, sync, free/busy, the export) can show the others.
+ */
+function guestsSeenBy(data: JsonObject, email: string): JsonObject[] | undefined {
+  if (data.guestsCanSeeOtherGuests !== false) return undefined;
+  const index = guestsOf(data);
+  const mine = index.get(email.toLowerCase());
+  const organizer = index.get(organizerEmail(data)?.toLowerCase() ?? '');
+  const seen = [mine, organizer].flatMap((found) => (found === undefined ? [] : [found]));
+  return seen.sort((a, b) => a.at - b.at).map((found) => found.entry);
 }
 
 /**
@@ -80,10 +127,10 @@ export type UsersByEmail = () => ReadonlyMap<string, UserRecord>;
  * (copies of exceptions go to the series' invitees).
  */
 export function invitesLive(store: Store, organizer: EventRecord, email: string): boolean {
-  if (organizer.status === 'cancelled' || entryOf(organizer.data, email) === undefined) return false;
+  if (organizer.status === 'cancelled' || listedEntry(organizer.data, email) === undefined) return false;
   if (organizer.recurringEventId === null) return true;
   const master = store.getEvent(organizer.calendarId, organizer.recurringEventId);
-  return master !== undefined && entryOf(master.data, email) !== undefined;
+  return master !== undefined && listedEntry(master.data, email) !== undefined;
 }
 
 /** The test users `data` invites (its attendees that are test users, the organizer excepted). */
@@ -92,13 +139,13 @@ export function inviteesOf(data: JsonObject | undefined, users: UsersByEmail): U
   if (data === undefined || attendees.length === 0) return [];
   const organizer = organizerEmail(data);
   const byEmail = users();
-  const out: UserRecord[] = [];
+  const out = new Set<UserRecord>();
   for (const entry of attendees) {
     if (typeof entry.email !== 'string' || sameEmail(entry.email, organizer)) continue;
     const user = byEmail.get(entry.email.toLowerCase());
-    if (user !== undefined && !out.includes(user)) out.push(user);
+    if (user !== undefined) out.add(user);
   }
-  return out;
+  return [...out];
 }
 
 /** What a sync of copies writes with: the store, the time, the workspace's users by e-mail. */
@@ -188,10 +235,8 @@ function syncOne(ctx: CopyContext, user: UserRecord, organizer: EventRecord, mas
     putCancelled(ctx, calendar, organizer, master, existing);
     return true;
   }
-  // The answer is looked up only for a cancelled copy: searching the guest list for every
-  // invitee would make an insert's copies cost the square of its guests.
-  if (existing?.status === 'cancelled' && entryOf(organizer.data, user.email)?.responseStatus === 'declined') return false;
-  const data = copyData(organizer.data, own ?? (existing !== undefined ? privateOf(existing.data) : initialPrivate(organizer.data)));
+  if (existing?.status === 'cancelled' && listedEntry(organizer.data, user.email)?.responseStatus === 'declined') return false;
+  const data = copyData(organizer.data, own ?? (existing !== undefined ? privateOf(existing.data) : initialPrivate(organizer.data)), guestsSeenBy(organizer.data, user.email));
   if (existing !== undefined && existing.status === statusOf(data) && sameData(withoutHistory(existing.data), data)) return false;
   ctx.store.putEvent(copyRecord(ctx, calendar, organizer, data, master, existing));
   return true;
@@ -228,7 +273,7 @@ function cancelledCopyDue(store: Store, calendar: CalendarRecord, master: EventR
  */
 function putCancelled(ctx: CopyContext, calendar: CalendarRecord, organizer: EventRecord, master: EventRecord | undefined, existing: EventRecord | undefined): void {
   const own = ctx.own?.get(ownKey(calendar.id, organizer.id)) ?? (existing !== undefined ? privateOf(existing.data) : initialPrivate(organizer.data));
-  const data: JsonObject = { ...copyData(organizer.data, own), status: 'cancelled' };
+  const data: JsonObject = { ...copyData(organizer.data, own, guestsSeenBy(organizer.data, calendar.id)), status: 'cancelled' };
   ctx.store.putEvent(copyRecord(ctx, calendar, organizer, data, master, existing));
 }
 
@@ -263,16 +308,18 @@ export function syncCopies(ctx: CopyContext, organizer: EventRecord, former: Jso
   if (organizer.recurringEventId !== null) {
     const master = ctx.store.getEvent(organizer.calendarId, organizer.recurringEventId);
     if (master === undefined || attendeesOf(master.data).length === 0) return changed;
-    const invitedHere = inviteesOf(organizer.data, ctx.users);
-    for (const user of inviteesOf(master.data, ctx.users)) note(user, syncOne(ctx, user, organizer, master, invitedHere.includes(user)));
+    const invitedHere = new Set(inviteesOf(organizer.data, ctx.users));
+    for (const user of inviteesOf(master.data, ctx.users)) note(user, syncOne(ctx, user, organizer, master, invitedHere.has(user)));
     return changed;
   }
   const invited = inviteesOf(organizer.data, ctx.users);
-  const holders = [...invited, ...inviteesOf(former, ctx.users).filter((u) => !invited.includes(u))];
+  const invitedNow = new Set(invited);
+  const holders = [...invited, ...inviteesOf(former, ctx.users).filter((u) => !invitedNow.has(u))];
   // A shared copy has holders, who are invited or were until this write.
   if (holders.length === 0) return changed;
   const before = ctx.store.getSharedCopy(organizer.calendarId, organizer.id);
   const exceptions = organizer.recurring || (former !== undefined && recurrenceLines(former).length > 0) ? ctx.store.listExceptions(organizer.calendarId, organizer.id) : [];
+  const invitedTo = exceptions.map((exception) => new Set(inviteesOf(exception.data, ctx.users)));
   // Whether each holds the series live, read before anything is written (an exception's copy
   // needs to know whether the series' came back).
   const wasLive = new Map<UserRecord, boolean>();
@@ -285,26 +332,25 @@ export function syncCopies(ctx: CopyContext, organizer: EventRecord, former: Jso
     for (const calendarId of [...sharing.holders, ...(before?.holders ?? [])]) changed.add(calendarId);
   }
   for (const user of holders) {
-    const isInvited = invited.includes(user);
+    const isInvited = invitedNow.has(user);
     if (!sharing.holders.has(user.email)) note(user, syncOne(ctx, user, organizer, undefined, isInvited));
     if (exceptions.length === 0) continue;
     const calendar = ctx.store.getCalendar(user.email);
     const revived = calendar !== undefined && wasLive.get(user) === false && holdsLive(ctx.store, calendar, organizer);
-    for (const exception of exceptions) {
-      const invitedHere = isInvited && inviteesOf(exception.data, ctx.users).includes(user);
-      note(user, syncOne(ctx, user, exception, organizer, invitedHere, revived));
-    }
+    exceptions.forEach((exception, i) => note(user, syncOne(ctx, user, exception, organizer, isInvited && invitedTo[i]?.has(user) === true, revived)));
   }
   return changed;
 }
 
 /**
  * Whether the copies of `organizer` can be one shared copy (Store's SharedCopyRecord): a record
- * that is not an exception (those follow their series per invitee), and whose span does not
- * depend on the calendar holding it (an all-day event's dates are days of each holder's zone).
+ * that is not an exception (those follow their series per invitee), whose span does not depend
+ * on the calendar holding it (an all-day event's dates are days of each holder's zone), and whose
+ * guests see each other (else each copy lists its own invitee: guestsSeenBy).
  */
 function shareable(organizer: EventRecord): boolean {
-  return organizer.recurringEventId === null && !(isJsonObject(organizer.data.start) && typeof organizer.data.start.date === 'string');
+  return organizer.recurringEventId === null && !(isJsonObject(organizer.data.start) && typeof organizer.data.start.date === 'string') &&
+    organizer.data.guestsCanSeeOtherGuests !== false;
 }
 
 /**
@@ -319,10 +365,11 @@ function shareable(organizer: EventRecord): boolean {
 function shareCopy(ctx: CopyContext, organizer: EventRecord, invited: readonly UserRecord[], before: SharedCopyRecord | undefined, fresh: boolean): { holders: ReadonlySet<string>; wrote: boolean } {
   // What `calendarId` holds under the id: nothing, the former shared copy, or a copy (or an
   // event) of its own. A copy of its own never carries the shared copy's sequence.
+  const heldBefore = new Set(before?.holders);
   const holds = (calendarId: string): 'nothing' | 'shared' | 'own' => {
     const held = fresh ? undefined : ctx.store.getEvent(calendarId, organizer.id);
     if (held === undefined) return 'nothing';
-    return before !== undefined && held.seq === before.event.seq && before.holders.includes(calendarId) ? 'shared' : 'own';
+    return before !== undefined && held.seq === before.event.seq && heldBefore.has(calendarId) ? 'shared' : 'own';
   };
   const privateKept = before === undefined || sameData(privateOf(before.event.data), initialPrivate(organizer.data));
   const holders = new Set<string>();
