@@ -14,6 +14,8 @@ export interface Options {
   allowedHosts: string[];
   /** One stderr line per answered request (--log-requests). */
   logRequests: boolean;
+  /** Serve Google's Calendar MCP server at /mcp/v1 (--mcp, CONTRACT §17). */
+  mcp: boolean;
 }
 
 export const DEFAULT_FIXTURE = new URL('../fixtures/default.json', import.meta.url).pathname;
@@ -27,6 +29,7 @@ export const DEFAULTS: Options = {
   journalSize: 10_000,
   allowedHosts: [],
   logRequests: false,
+  mcp: false,
 };
 
 /** The largest --journal-size: a million entries is already hundreds of megabytes of bodies. */
@@ -57,7 +60,7 @@ export type Command =
   | { kind: 'help' }
   | { kind: 'version' };
 
-type OptionKey = 'host' | 'port' | 'db' | 'fixture' | 'baseUrl' | 'journalSize' | 'allowedHosts' | 'logRequests' | 'quiet' | 'exportOnExit';
+type OptionKey = 'host' | 'port' | 'db' | 'fixture' | 'baseUrl' | 'journalSize' | 'allowedHosts' | 'logRequests' | 'mcp' | 'quiet' | 'exportOnExit';
 
 interface FlagSpec {
   key: OptionKey;
@@ -75,6 +78,7 @@ const FLAGS: Record<string, FlagSpec> = {
   '--journal-size': { key: 'journalSize', env: 'CALENDAR_JOURNAL_SIZE' },
   '--allowed-hosts': { key: 'allowedHosts', env: 'CALENDAR_ALLOWED_HOSTS' },
   '--log-requests': { key: 'logRequests', env: 'CALENDAR_LOG_REQUESTS', switch: true },
+  '--mcp': { key: 'mcp', env: 'CALENDAR_MCP', switch: true },
   '--quiet': { key: 'quiet', switch: true },
   '--export-on-exit': { key: 'exportOnExit' },
 };
@@ -105,6 +109,7 @@ Options (flags win over environment variables):
                                            accept, comma-separated: name or name:port (containers)
   --log-requests         CALENDAR_LOG_REQUESTS=1
                                            one stderr line per answered request (no query or body)
+  --mcp                  CALENDAR_MCP=1    serve Google's Calendar MCP server at /mcp/v1
   --export-on-exit <file>                  write the workspace export there before stopping
   --quiet                                  no banner on stderr after the Listening line
   --help                                   print this help and exit
@@ -159,6 +164,7 @@ export function resolveOptions(raw: {
   journalSize?: string | number | undefined;
   allowedHosts?: string | readonly string[] | undefined;
   logRequests?: string | boolean | undefined;
+  mcp?: string | boolean | undefined;
 }): Options {
   const port = integerOption('--port', raw.port, DEFAULTS.port, 65535);
   const host = raw.host ?? DEFAULTS.host;
@@ -187,6 +193,7 @@ export function resolveOptions(raw: {
     journalSize,
     allowedHosts: allowedHostsOption(raw.allowedHosts),
     logRequests: raw.logRequests === true || raw.logRequests === 'true',
+    mcp: raw.mcp === true || raw.mcp === 'true',
   };
 }
 

@@ -19,6 +19,8 @@ import { requestLine, silentLogger, stderrLogger } from './http/log.ts';
 import type { Logger } from './http/log.ts';
 import { Journal } from './journal/journal.ts';
 import { createManagementSurface } from './management/routes.ts';
+import { createMcpSurface } from './mcp/routes.ts';
+import { MCP_OPERATIONS } from './mcp/tools.ts';
 import { createBearerCache } from './oauth/bearer.ts';
 import { createOAuthSurface } from './oauth/routes.ts';
 import { startPush } from './push/service.ts';
@@ -45,6 +47,8 @@ export interface StartOptions {
   allowedHosts?: readonly string[] | undefined;
   /** One stderr line per answered request (to `log` when one is given). */
   logRequests?: boolean | undefined;
+  /** Serve Google's Calendar MCP server at /mcp/v1 (CONTRACT §17; default off). */
+  mcp?: boolean | undefined;
 }
 
 export interface RunningService {
@@ -71,6 +75,7 @@ export async function launch(startOptions: StartOptions = {}): Promise<LaunchedS
     journalSize: startOptions.journalSize,
     allowedHosts: startOptions.allowedHosts,
     logRequests: startOptions.logRequests,
+    mcp: startOptions.mcp,
   });
   const log = startOptions.log === true ? stderrLogger : startOptions.log ? startOptions.log : silentLogger;
   // Asked for in-process without a logger of its own, the request lines still reach stderr.
@@ -86,7 +91,7 @@ export async function launch(startOptions: StartOptions = {}): Promise<LaunchedS
   // The one Notifier of this App (startPush subscribes it to the App's events), for the watch
   // methods and GET /__svc/channels.
   // The fault rules (CONTRACT §8) every surface and the notifier consult; reset and fixture load delete them.
-  const faults = new FaultRules(CALENDAR_ROUTES.map((route) => route.operation));
+  const faults = new FaultRules([...CALENDAR_ROUTES.map((route) => route.operation), ...MCP_OPERATIONS]);
   app.onWorkspaceReplaced(() => faults.clear());
   const notifier = startPush(app, startOptions.scheduler ?? timerScheduler, {}, faults);
   try {
@@ -105,6 +110,7 @@ export async function launch(startOptions: StartOptions = {}): Promise<LaunchedS
   const journal = new Journal(options.journalSize, clock, log);
   app.onWorkspaceReplaced(() => journal.clear());
   const surfaces = [createManagementSurface(app, { notifier, journal, faults, caches }), createOAuthSurface(app, bearers, faults), createCalendarSurface(app, bearers, caches, notifier, faults)];
+  if (options.mcp) surfaces.push(createMcpSurface(app, bearers, caches, notifier, faults));
   const { server, stop } = createHttpServer({
     surfaces,
     log,
