@@ -11,7 +11,7 @@
 // - an attendee listed twice, or in another letter case, gets one message;
 // - the recipient list never holds the writer (`all`: "every attendee except the writer").
 
-import type { JsonObject, OutboxKind, Store, UserRecord } from '../store/store.ts';
+import type { JsonObject, NewOutboxMessage, OutboxKind, Store, UserRecord } from '../store/store.ts';
 import { attendeesOf, organizerEmail } from '../events/invitations.ts';
 import type { UsersByEmail } from '../events/invitations.ts';
 import { booleanParam, enumParam } from './params.ts';
@@ -47,17 +47,17 @@ function isTestUser(mailing: Mailing, email: string): boolean {
   return mailing.users().has(email.toLowerCase());
 }
 
-/** Records `kind` for each of `to` that the mode lets through. */
-function record(mailing: Mailing, kind: OutboxKind, to: readonly string[]): void {
-  if (mailing.send === 'none') return;
+/** The messages of `kind` for each of `to` that the mode lets through. */
+function messages(mailing: Mailing, kind: OutboxKind, to: readonly string[]): NewOutboxMessage[] {
+  if (mailing.send === 'none') return [];
   const seen = new Set<string>([mailing.writer.email.toLowerCase()]);
+  const out: NewOutboxMessage[] = [];
   for (const email of to) {
     const key = email.toLowerCase();
     if (seen.has(key)) continue;
     seen.add(key);
     if (mailing.send === 'externalOnly' && isTestUser(mailing, email)) continue;
-    mailing.store.putOutboxMessage({
-      seq: mailing.store.nextSeq(),
+    out.push({
       at: mailing.now,
       to: email,
       kind,
@@ -67,27 +67,31 @@ function record(mailing: Mailing, kind: OutboxKind, to: readonly string[]): void
       summary: mailing.summary,
     });
   }
+  return out;
 }
 
 /**
  * An organizer's write (or an invitee's with guestsCanModify) took the event from `before` to
  * `after` (undefined: it did not exist / was deleted): new attendees get an invitation, removed
- * ones a cancellation, the others an update; a deletion cancels for everyone.
+ * ones a cancellation, the others an update; a deletion cancels for everyone. The write's
+ * messages are recorded together, so the outbox trims once (store/outbox-bounds.ts).
  */
 export function mailOrganizerWrite(mailing: Mailing, before: JsonObject | undefined, after: JsonObject | undefined): void {
   if (mailing.send === 'none') return;
   const was = emails(before);
   const now = emails(after);
   if (after === undefined) {
-    record(mailing, 'cancellation', was);
+    mailing.store.addOutboxMessages(messages(mailing, 'cancellation', was));
     return;
   }
   // One lookup per guest (CONTRACT §13 "Cost": linear in the number of guests).
   const wasListed = lowerCased(was);
   const nowListed = lowerCased(now);
-  record(mailing, 'cancellation', was.filter((e) => !nowListed.has(e.toLowerCase())));
-  record(mailing, 'invitation', now.filter((e) => !wasListed.has(e.toLowerCase())));
-  if (before !== undefined) record(mailing, 'update', now.filter((e) => wasListed.has(e.toLowerCase())));
+  mailing.store.addOutboxMessages([
+    ...messages(mailing, 'cancellation', was.filter((e) => !nowListed.has(e.toLowerCase()))),
+    ...messages(mailing, 'invitation', now.filter((e) => !wasListed.has(e.toLowerCase()))),
+    ...(before === undefined ? [] : messages(mailing, 'update', now.filter((e) => wasListed.has(e.toLowerCase())))),
+  ]);
 }
 
 function lowerCased(emails: readonly string[]): Set<string> {
@@ -97,5 +101,5 @@ function lowerCased(emails: readonly string[]): Set<string> {
 /** An invitee changed their answer: a reply to the organizer, only with `all`. */
 export function mailReply(mailing: Mailing, organizer: JsonObject): void {
   const to = organizerEmail(organizer);
-  if (mailing.send === 'all' && to !== undefined) record(mailing, 'reply', [to]);
+  if (mailing.send === 'all' && to !== undefined) mailing.store.addOutboxMessages(messages(mailing, 'reply', [to]));
 }

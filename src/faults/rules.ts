@@ -10,6 +10,10 @@
 //
 // Rules are kept per method, so a request pays for the rules that name its method (and `*`),
 // not for every rule: a hundred rules on other methods cost two map lookups.
+//
+// Bounded (CONTRACT §8, §19): at most MAX_FAULT_RULES at once, each from a body of at most
+// MAX_FAULT_RULE_BYTES (the management route checks that before parsing it); a rule over
+// either is refused and the rules held stay as they were.
 
 import { ANY_METHOD, PUSH_DELIVERY } from './catalogue.ts';
 import { parseFaultRule } from './rule.ts';
@@ -54,6 +58,12 @@ export interface FaultDecision {
 
 const PRIMARY_ALIAS = 'primary';
 
+export const MAX_FAULT_RULES = 1_000;
+export const MAX_FAULT_RULE_BYTES = 16 * 1024;
+
+/** A rule refused because MAX_FAULT_RULES are held; the management API answers it 429. */
+export class TooManyFaultRulesError extends Error {}
+
 export class FaultRules {
   readonly #calendarMethods: readonly string[];
   /** Every rule, in the order added. */
@@ -70,8 +80,14 @@ export class FaultRules {
     this.#calendarMethods = calendarMethods;
   }
 
-  /** Validates and stores a rule (FaultRuleError when invalid); returns it as stored. */
+  /**
+   * Validates and stores a rule (FaultRuleError when invalid, TooManyFaultRulesError when the
+   * rules held are at the cap); returns it as stored.
+   */
   add(body: unknown): FaultRuleView {
+    if (this.#rules.length >= MAX_FAULT_RULES) {
+      throw new TooManyFaultRulesError(`At most ${MAX_FAULT_RULES} fault rules are held at once; delete some (DELETE /__svc/faults/{id}) before adding more.`);
+    }
     const spec = parseFaultRule(body, this.#calendarMethods);
     const rule: StoredRule = { id: `fault-${this.#nextId++}`, spec, passed: 0, hits: 0 };
     this.#rules.push(rule);

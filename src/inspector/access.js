@@ -1,5 +1,6 @@
 // Who holds access (CONTRACT §5, §11): the connections (client, user, scopes, offline, created),
-// each with a Revoke button, and the push channels with their delivery log.
+// each with a Revoke button that asks first (dom.js confirmBeforeActing), and the push channels
+// with their delivery log.
 
 import { api } from './api.js';
 import { attempt, byId, h, renderIfChanged, table } from './dom.js';
@@ -35,7 +36,16 @@ export function createAccessPanel(changed) {
       h('ul', { class: 'scopes' }, ...c.scopes.map((scope) => h('li', {}, scope))),
       c.offline ? 'yes' : 'no',
       c.createdAt,
-      h('button', { type: 'button', 'aria-label': `Revoke connection ${c.id}`, onclick: () => void attempt(() => revoke(c)) }, 'Revoke'),
+      h(
+        'button',
+        {
+          type: 'button',
+          'aria-label': `Revoke connection ${c.id}`,
+          'data-confirm': `Revoke connection ${c.id} (${c.clientId} for ${c.userId})? Its tokens stop working at once.`,
+          onclick: () => void attempt(() => revoke(c)),
+        },
+        'Revoke',
+      ),
     ]);
     return [table(['Connection', 'Client', 'User', 'Scopes', 'Offline', 'Created', 'Action'], rows, 'Connections between apps and test users')];
   }

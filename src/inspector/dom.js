@@ -101,6 +101,27 @@ export async function attempt(action) {
 }
 
 /**
+ * Makes every element with a `data-confirm` question ask it before it acts: the page's
+ * destructive buttons (reset, load a fixture, revoke, delete, clear) cannot be undone. One
+ * listener, in the document's capture phase, runs before any button's own listener and before a
+ * form's submission (pressing Enter in a field clicks the form's submit button, so it asks too);
+ * a dismissed question stops the click there and nothing is sent. window.confirm is the
+ * browser's own dialog: operable with the keyboard, read by screen readers, allowed by the CSP.
+ */
+export function confirmBeforeActing() {
+  document.addEventListener(
+    'click',
+    (event) => {
+      const asking = event.target instanceof Element ? event.target.closest('[data-confirm]') : null;
+      if (!(asking instanceof HTMLElement) || window.confirm(asking.dataset.confirm ?? '')) return;
+      event.preventDefault();
+      event.stopImmediatePropagation();
+    },
+    true,
+  );
+}
+
+/**
  * A form whose submission runs `action` with its fields instead of navigating.
  * @param {HTMLFormElement} form
  * @param {(fields: FormData) => Promise<unknown>} action

@@ -1,5 +1,5 @@
 // Fault rules (CONTRACT §8, §11): the rules with their live hits and remaining counts, each with
-// a Delete button, and a form over the §8 catalogue that adds one. The service validates the rule
+// a Delete button that asks first (dom.js confirmBeforeActing), and a form over the §8 catalogue that adds one. The service validates the rule
 // (an error that does not fit the method is its 400 invalid_fault, shown on the page as it is);
 // the form only leaves out what was left empty.
 
@@ -83,7 +83,11 @@ export function createFaultsPanel() {
         [rule.afterMatches ? `after ${rule.afterMatches}` : '', rule.delayMs ? `delay ${rule.delayMs} ms` : '', rule.retryAfterSeconds !== undefined ? `Retry-After ${rule.retryAfterSeconds}` : '', rule.status !== undefined ? `status ${rule.status}` : '']
           .filter(Boolean)
           .join(', '),
-        h('button', { type: 'button', 'aria-label': `Delete fault ${rule.id}`, onclick: () => void attempt(() => remove(rule)) }, 'Delete'),
+        h(
+          'button',
+          { type: 'button', 'aria-label': `Delete fault ${rule.id}`, 'data-confirm': `Delete fault rule ${rule.id}?`, onclick: () => void attempt(() => remove(rule)) },
+          'Delete',
+        ),
       ];
     });
     return table(['Rule', 'Method', 'Match', 'Error', 'Remaining', 'Hits', 'Options', 'Action'], rows, 'Fault rules, applied in this order');

@@ -5,7 +5,7 @@
 // that changes the workspace reloads everything, the journal included.
 
 import { createAccessPanel } from './access.js';
-import { attempt } from './dom.js';
+import { attempt, confirmBeforeActing } from './dom.js';
 import { createFaultsPanel } from './faults.js';
 import { createJournalPanel } from './journal.js';
 import { createOutboxPanel } from './outbox.js';
@@ -17,6 +17,7 @@ const ACTIVITY_DELAY_MS = 300;
 // What changes with no request to show for it (webhook deliveries, the clock) is reloaded this often.
 const RELOAD_MS = 5000;
 
+confirmBeforeActing();
 const week = createWeekPanel();
 const access = createAccessPanel(changed);
 const faults = createFaultsPanel();

@@ -1,6 +1,8 @@
 // The workspace controls (CONTRACT §5, §10, §11): the service clock with advance and set, Reset
 // workspace, loading a fixture from a file or pasted JSON, and the health line of the header. The
-// export is a plain same-origin download link in the markup (GET /__svc/fixtures).
+// export is a plain same-origin download link in the markup (GET /__svc/fixtures). Reset and the
+// two loads replace the workspace, so their buttons ask first (data-confirm in the markup, dom.js
+// confirmBeforeActing).
 
 import { api } from './api.js';
 import { attempt, byId, field, onSubmit } from './dom.js';

@@ -8,6 +8,7 @@ type ManagementCode =
   | 'not_found'
   | 'invalid_fixture'
   | 'invalid_fault'
+  | 'too_many_faults'
   | 'invalid_request'
   | 'forbidden'
   | 'unsupported_media_type'

@@ -17,10 +17,12 @@ import { CalendarEvents } from './memory-events.ts';
 import { SharedCopies } from './memory-shared-copies.ts';
 import { byCreation, compareByExpiry, compareStrings, copyAccessToken, copyChannel, copyClient,
   copyConnection, copyRefreshToken, copyUser, resourceKey, storedCalendar, storedEntry, storedEvent } from './memory-records.ts';
+import { MemoryOutbox } from './memory-outbox.ts';
 import { MultiIndex } from './multi-index.ts';
+import { formatCounters, OUTBOX_META, parseCounters, planOutboxWrite } from './outbox-bounds.ts';
 import { SortedList } from './sorted-list.ts';
 import type { AccessTokenRecord, CalendarListEntryRecord, CalendarRecord, ChannelRecord, ChannelResource,
-  ClientRecord, ConnectionRecord, EventRecord, OutboxMessageRecord, RefreshTokenRecord, SharedCopyRecord, Store, UserRecord } from './store.ts';
+  ClientRecord, ConnectionRecord, EventRecord, NewOutboxMessage, OutboxPage, RefreshTokenRecord, SharedCopyRecord, Store, UserRecord } from './store.ts';
 
 /** The workspace collections; clearWorkspace swaps in a fresh one (and undo swaps it back). */
 class Workspace {
@@ -38,8 +40,7 @@ class Workspace {
   readonly refreshTokens = new Map<string, RefreshTokenRecord>();
   readonly refreshByConnection = new MultiIndex<string, string>();
   readonly channels = new Map<string, ChannelRecord>();
-  /** By seq; messages are put in seq order, so the Map's order is the outbox's. */
-  outbox = new Map<number, OutboxMessageRecord>();
+  outbox = new MemoryOutbox();
 }
 
 export class MemoryStore implements Store {
@@ -348,16 +349,19 @@ export class MemoryStore implements Store {
     this.#delete(this.#ws.channels, id);
   }
 
-  putOutboxMessage(message: OutboxMessageRecord): void {
-    this.#set(this.#ws.outbox, message.seq, { ...message });
+  addOutboxMessages(messages: readonly NewOutboxMessage[]): void {
+    if (messages.length === 0) return;
+    const write = planOutboxWrite(parseCounters(this.getMeta(OUTBOX_META)), messages);
+    this.setMeta(OUTBOX_META, formatCounters(write.counters));
+    this.#log(this.#ws.outbox.apply(write));
   }
-  listOutboxMessages(): OutboxMessageRecord[] {
-    return [...this.#ws.outbox.values()].sort((a, b) => a.seq - b.seq).map((m) => ({ ...m }));
+  readOutbox(afterId: number, limit: number): OutboxPage {
+    return this.#ws.outbox.read(afterId, limit);
   }
   clearOutbox(): void {
     const ws = this.#ws;
     const prev = ws.outbox;
-    ws.outbox = new Map();
+    ws.outbox = new MemoryOutbox();
     this.#log(() => (ws.outbox = prev));
   }
 }

@@ -4,6 +4,7 @@
 
 import type { SQLInputValue } from 'node:sqlite';
 import { isLongEvent } from './backend-rules.ts';
+import type { StoredOutboxMessage } from './outbox-bounds.ts';
 import type { AccessTokenRecord, CalendarListEntryRecord, CalendarRecord, ChannelRecord, ChannelResource,
   ClientRecord, ConnectionRecord, EventRecord, EventStatus, JsonObject, OutboxKind, OutboxMessageRecord, RefreshTokenRecord, SharedCopyRecord, UserRecord } from './store.ts';
 
@@ -220,7 +221,7 @@ export const channelColumns = (c: ChannelRecord): SQLInputValue[] => [
 ];
 
 export interface OutboxRow {
-  seq: number;
+  id: number;
   at: number;
   recipient: string;
   kind: string;
@@ -232,7 +233,7 @@ export interface OutboxRow {
 
 export function toOutboxMessage(r: OutboxRow): OutboxMessageRecord {
   return {
-    seq: r.seq,
+    id: r.id,
     at: r.at,
     to: r.recipient,
     // Only the store writes this column, from an OutboxKind.
@@ -244,8 +245,9 @@ export function toOutboxMessage(r: OutboxRow): OutboxMessageRecord {
   };
 }
 
-export const outboxColumns = (m: OutboxMessageRecord): SQLInputValue[] => [
-  m.seq,
+export const outboxColumns = ({ record: m, start }: StoredOutboxMessage): SQLInputValue[] => [
+  m.id,
+  start,
   m.at,
   m.to,
   m.kind,

@@ -184,6 +184,24 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX IF NOT EXISTS shared_copies_long ON shared_copies (start_ms) WHERE long = 1;
   CREATE INDEX IF NOT EXISTS shared_copies_seq ON shared_copies (seq, id);
   `,
+  // 7: the outbox bounded (CONTRACT §13, outbox-bounds.ts): messages numbered by the outbox
+  // itself, each with the bytes recorded before it, so that a write drops the oldest by ranges of
+  // the primary key. Messages recorded before this version had no size kept; they are dropped
+  // rather than measured here: the outbox is a log of what was sent, not workspace data (§15).
+  `
+  DROP TABLE outbox;
+  CREATE TABLE outbox (
+    id INTEGER PRIMARY KEY,
+    start INTEGER NOT NULL,
+    at INTEGER NOT NULL,
+    recipient TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    event_id TEXT NOT NULL,
+    calendar_id TEXT NOT NULL,
+    from_user_id TEXT NOT NULL,
+    summary TEXT
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -81,6 +81,20 @@ export const ACCESS_TOKEN_PURGE =
   'DELETE FROM access_tokens WHERE (expires_at, hash) IN ' +
   '(SELECT expires_at, hash FROM access_tokens WHERE expires_at < ? ORDER BY expires_at, hash LIMIT ?)';
 
+/**
+ * (?1 dropBeforeId, ?2 dropBeforeStart, ?3 the next id): the outbox's trim (outbox-bounds.ts).
+ * Ids and starts grow together, so the messages to drop are those below the first one whose
+ * start is late enough, found by walking the primary key from the oldest: the walk reads the
+ * rows it drops and one more, whatever the outbox holds. None late enough: every one goes.
+ */
+export const OUTBOX_TRIM =
+  'DELETE FROM outbox WHERE id < max(?1, coalesce((SELECT id FROM outbox WHERE start >= ?2 ORDER BY id LIMIT 1), ?3))';
+
+/** (?1 afterId, ?2 limit, ?3 OUTBOX_PAGE_BYTES): Store.readOutbox, on the primary key. */
+export const OUTBOX_PAGE = `SELECT * FROM outbox
+  WHERE id > ?1 AND start < (SELECT start FROM outbox WHERE id > ?1 ORDER BY id LIMIT 1) + ?3
+  ORDER BY id LIMIT ?2`;
+
 /** The tables clearWorkspace empties: every one but meta. */
 const WORKSPACE_TABLES = [
   'clients',
@@ -242,9 +256,11 @@ export function prepareStatements(db: DatabaseSync) {
     deleteChannel: p('DELETE FROM channels WHERE id = ?'),
 
     putOutboxMessage: p(
-      'INSERT INTO outbox (seq, at, recipient, kind, event_id, calendar_id, from_user_id, summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO outbox (id, start, at, recipient, kind, event_id, calendar_id, from_user_id, summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     ),
-    listOutboxMessages: p('SELECT * FROM outbox ORDER BY seq'),
+    trimOutbox: p(OUTBOX_TRIM),
+    outboxPage: p(OUTBOX_PAGE),
+    lastOutboxId: p('SELECT coalesce(max(id), 0) AS last FROM outbox'),
     clearOutbox: p('DELETE FROM outbox'),
   };
 }

@@ -13,13 +13,15 @@
 // The node:sqlite module is passed in (see open.ts) so that this file can be loaded, and
 // type-checked, on a runtime that lacks it.
 //
-// Reserved meta keys: `schema_version` and `seq` (the counter behind nextSeq).
+// Reserved meta keys: `schema_version`, `seq` (the counter behind nextSeq) and `outbox`
+// (outbox-bounds.ts).
 
 import type { DatabaseSync, StatementSync, SQLInputValue } from 'node:sqlite';
 import { mergeChanges, SHORT_EVENT_MAX_MS } from './backend-rules.ts';
 import { Checkpointer, FALLBACK_AUTOCHECKPOINT_PAGES } from './checkpointer.ts';
 import { GroupCommit } from './group-commit.ts';
 import { OtherConnections } from './other-connections.ts';
+import { formatCounters, OUTBOX_META, OUTBOX_PAGE_BYTES, parseCounters, planOutboxWrite } from './outbox-bounds.ts';
 import { ReadCache } from './read-cache.ts';
 import type { CachedKind } from './read-cache.ts';
 import { SequenceReservation } from './sequence-reservation.ts';
@@ -32,7 +34,7 @@ import { migrate } from './sqlite-schema.ts';
 import { prepareStatements } from './sqlite-statements.ts';
 import type { Statements } from './sqlite-statements.ts';
 import type { AccessTokenRecord, CalendarListEntryRecord, CalendarRecord, ChannelRecord, ChannelResource,
-  ClientRecord, ConnectionRecord, EventRecord, OutboxMessageRecord, RefreshTokenRecord, SharedCopyRecord, Store, UserRecord } from './store.ts';
+  ClientRecord, ConnectionRecord, EventRecord, NewOutboxMessage, OutboxMessageRecord, OutboxPage, RefreshTokenRecord, SharedCopyRecord, Store, UserRecord } from './store.ts';
 
 export function openSqliteStore(path: string, sqlite: typeof import('node:sqlite')): SqliteStore {
   const db = new sqlite.DatabaseSync(path);
@@ -375,11 +377,20 @@ export class SqliteStore implements Store {
     this.#write(this.#sql.deleteChannel, [id]);
   }
 
-  putOutboxMessage(m: OutboxMessageRecord): void {
-    this.#write(this.#sql.putOutboxMessage, outboxColumns(m));
+  addOutboxMessages(messages: readonly NewOutboxMessage[]): void {
+    if (messages.length === 0) return;
+    this.transaction(() => {
+      const write = planOutboxWrite(parseCounters(this.getMeta(OUTBOX_META)), messages);
+      for (const m of write.add) this.#write(this.#sql.putOutboxMessage, outboxColumns(m));
+      this.#write(this.#sql.trimOutbox, [write.dropBeforeId, write.dropBeforeStart, write.counters.lastId + 1]);
+      this.setMeta(OUTBOX_META, formatCounters(write.counters));
+    });
   }
-  listOutboxMessages(): OutboxMessageRecord[] {
-    return this.#all<OutboxRow, OutboxMessageRecord>(this.#sql.listOutboxMessages, toOutboxMessage);
+  readOutbox(afterId: number, limit: number): OutboxPage {
+    return {
+      messages: this.#all<OutboxRow, OutboxMessageRecord>(this.#sql.outboxPage, toOutboxMessage, afterId, limit, OUTBOX_PAGE_BYTES),
+      last: Number(this.#sql.lastOutboxId.get()?.['last']),
+    };
   }
   clearOutbox(): void {
     this.#write(this.#sql.clearOutbox, []);

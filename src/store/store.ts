@@ -140,8 +140,11 @@ export type OutboxKind = 'invitation' | 'update' | 'cancellation' | 'reply';
 
 /** An e-mail Google would have sent about an event (CONTRACT §13), recorded instead of sent. */
 export interface OutboxMessageRecord {
-  /** A change sequence (Store.nextSeq) taken when it was recorded: the outbox's order and the message's id. */
-  seq: number;
+  /**
+   * Given by the store when it records the message: one more than the last message's, never
+   * reused (clearing the outbox does not restart it), so a reader can ask for the newest n.
+   */
+  id: number;
   /** Service clock time it was recorded. */
   at: number;
   /** One e-mail address. */
@@ -153,6 +156,17 @@ export interface OutboxMessageRecord {
   /** The test user whose write caused the message. */
   fromUserId: string;
   summary: string | null;
+}
+
+/** A message to record; the store gives it its id. */
+export type NewOutboxMessage = Omit<OutboxMessageRecord, 'id'>;
+
+/** One page of the outbox. */
+export interface OutboxPage {
+  /** Oldest first. */
+  messages: OutboxMessageRecord[];
+  /** The id of the newest message held; 0 when the outbox is empty. */
+  last: number;
 }
 
 export interface Store {
@@ -266,10 +280,16 @@ export interface Store {
   listChannelsWatching(resource: ChannelResource): ChannelRecord[];
   deleteChannel(id: string): void;
 
-  /** Records a message; its seq is new (never put twice). */
-  putOutboxMessage(message: OutboxMessageRecord): void;
-  /** Every message, oldest (lowest seq) first. */
-  listOutboxMessages(): OutboxMessageRecord[];
-  /** Deletes every message. */
+  /**
+   * Records the messages of one write, oldest first, and in the same step drops the oldest
+   * messages beyond the outbox's bounds (outbox-bounds.ts), this write's own included.
+   */
+  addOutboxMessages(messages: readonly NewOutboxMessage[]): void;
+  /**
+   * The messages with an id above `afterId`, oldest first: at most `limit`, and fewer when they
+   * would hold more than about OUTBOX_PAGE_BYTES (outbox-bounds.ts), never none when some are left.
+   */
+  readOutbox(afterId: number, limit: number): OutboxPage;
+  /** Deletes every message; numbering goes on. */
   clearOutbox(): void;
 }

@@ -1,7 +1,7 @@
 // Driving one page of the CDP browser (test/_helpers/cdp.ts) the way a person would: find a
 // button by its visible text, a field by its label's text, and wait for the page to show
 // something. Every wait is bounded. Also gathers what the page reports as wrong: console errors,
-// uncaught exceptions and Content-Security-Policy violations.
+// uncaught exceptions and Content-Security-Policy violations; and answers its dialogs.
 
 import type { Browser } from './cdp.ts';
 
@@ -17,6 +17,13 @@ export interface Page {
   fill(label: string, value: string, scope?: string): Promise<void>;
   /** Console errors, exceptions and CSP violations seen so far. */
   readonly problems: string[];
+  /**
+   * How the page's dialogs (window.confirm before a destructive action) are answered: accepted
+   * unless set to false, as a person going on with what they clicked would.
+   */
+  acceptDialogs: boolean;
+  /** The message of every dialog the page opened, in order. */
+  readonly dialogs: string[];
 }
 
 const POLL_MS = 50;
@@ -36,6 +43,13 @@ export async function openPage(browser: Browser, url: string): Promise<Page> {
   const { cdp } = browser;
   const session = await browser.newPage();
   const problems: string[] = [];
+  const dialogs: string[] = [];
+  // A dialog holds the page (and the evaluate that clicked) until it is answered.
+  const dialogAnswer = { accept: true };
+  cdp.on('Page.javascriptDialogOpening', session, (p) => {
+    dialogs.push(p.message);
+    cdp.send('Page.handleJavaScriptDialog', { accept: dialogAnswer.accept }, session).catch((error: Error) => problems.push(`dialog: ${error.message}`));
+  });
   cdp.on('Runtime.consoleAPICalled', session, (p) => {
     if (p.type === 'error' || p.type === 'assert') problems.push(`console.${p.type}: ${p.args.map((a: { value?: unknown; description?: string }) => a.value ?? a.description).join(' ')}`);
   });
@@ -66,6 +80,13 @@ export async function openPage(browser: Browser, url: string): Promise<Page> {
   return {
     session,
     problems,
+    dialogs,
+    get acceptDialogs() {
+      return dialogAnswer.accept;
+    },
+    set acceptDialogs(accept: boolean) {
+      dialogAnswer.accept = accept;
+    },
     evaluate,
     waitUntil,
     async click(text, scope = 'body') {

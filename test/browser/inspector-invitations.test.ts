@@ -1,7 +1,8 @@
 // The inspector page's view of invitations (CONTRACT §11, §13; issue 19 point 4) in headless
 // Chromium over CDP: an event on Aiko's calendar opens, from the keyboard, on its attendees and
 // their answers, and the Outbox panel shows the e-mails a Calendar API write with sendUpdates
-// would have sent, newest first, until Clear outbox empties it.
+// would have sent, newest first, until Clear outbox empties it. The panel reads the outbox in
+// pages: the newest 100 of however many it holds, and then only what came after them.
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -74,6 +75,59 @@ describe('the inspector page shows attendees and the outbox, in Chromium (CONTRA
     await page.click('Clear outbox');
     await page.waitUntil(`document.getElementById('outbox-messages').textContent.includes('The outbox is empty.')`, 'the outbox emptied');
     assert.deepEqual((await call(`${url}/__svc/outbox`)).json.messages, []);
+    assert.deepEqual(page.problems, []);
+  });
+  it('shows the newest 100 messages of a full outbox, then reads only what comes after them, dropping what the outbox dropped', async (t) => {
+    const service = await start({ port: 0, fixture: worldFixture() });
+    const browser = await launchChromiumFor(t, service);
+    const { url } = service;
+    const token = await tokenFor(url, 'calendar');
+    const mail = async (guests: number, name: string) => {
+      const attendees = Array.from({ length: guests }, (_, i) => ({ email: `${name}-${i}@elsewhere.example.org` }));
+      const answer = await api(url, token, 'calendars/primary/events?sendUpdates=all', {
+        method: 'POST',
+        body: { summary: name, start: { dateTime: '2030-03-20T09:00:00Z' }, end: { dateTime: '2030-03-20T10:00:00Z' }, attendees },
+      });
+      assert.equal(answer.status, 200, answer.text);
+    };
+    // 12,000 messages written, 10,000 held.
+    for (let write = 0; write < 6; write++) await mail(2000, `w${write}`);
+    const page = await openPage(browser, `${url}/__svc/ui`);
+    await browser.cdp.send('Network.enable', {}, page.session);
+    const reads: string[] = [];
+    browser.cdp.on('Network.requestWillBeSent', page.session, (p) => {
+      const address = new URL(p.request.url);
+      if (address.pathname === '/__svc/outbox') reads.push(address.search);
+    });
+    const caption = `document.querySelector('#outbox-messages caption')?.textContent`;
+    const toColumn = `[...document.querySelectorAll('#outbox-messages tbody tr')].map((tr) => tr.cells[1].textContent)`;
+    await page.waitUntil(`${caption} === 'The newest 100 of 10000 messages (newest first)'`, 'the newest 100 of 10,000');
+    const shown = await page.evaluate<string[]>(toColumn);
+    assert.equal(shown[0], 'w5-1999@elsewhere.example.org');
+    assert.equal(shown[99], 'w5-1900@elsewhere.example.org');
+
+    await mail(3, 'late');
+    await page.waitUntil(`${toColumn}[0] === 'late-2@elsewhere.example.org'`, 'the three new messages on top');
+    assert.equal(await page.evaluate(`${toColumn}[3]`), 'w5-1999@elsewhere.example.org');
+    // Every read was the one-message probe, or began at most 100 below the newest.
+    const last = (await call(`${url}/__svc/outbox?limit=1`)).json.last;
+    for (const query of reads) {
+      const params = new URLSearchParams(query);
+      const since = Number(params.get('since'));
+      assert.ok(params.get('limit') === '1' ? since === 0 : since >= last - 103, query);
+    }
+    assert.ok(reads.length > 0);
+
+    // Emptied by a reset and written again: the panel shows only what the outbox holds now.
+    assert.equal((await call(`${url}/__svc/reset`, { method: 'POST' })).status, 204);
+    const again = await tokenFor(url, 'calendar');
+    const answer = await api(url, again, 'calendars/primary/events?sendUpdates=all', {
+      method: 'POST',
+      body: { summary: 'After', start: { dateTime: '2030-03-20T09:00:00Z' }, end: { dateTime: '2030-03-20T10:00:00Z' }, attendees: [{ email: EXTERNAL }] },
+    });
+    assert.equal(answer.status, 200);
+    await page.waitUntil(`${caption} === '1 message (newest first)'`, 'the one message written after the reset');
+    assert.deepEqual(await page.evaluate(toColumn), [EXTERNAL]);
     assert.deepEqual(page.problems, []);
   });
 });

@@ -17,7 +17,7 @@ import type { Browser } from '../_helpers/cdp.ts';
 import { api, tokenFor } from '../_helpers/calendar.ts';
 import { eventually, openPage } from '../_helpers/page.ts';
 import type { Page } from '../_helpers/page.ts';
-import { call } from '../_helpers/service.ts';
+import { call, postJson } from '../_helpers/service.ts';
 import { startWebhook } from '../_helpers/webhook.ts';
 import { start } from '../../src/index.ts';
 
@@ -225,6 +225,96 @@ describe('the inspector page in Chromium (CONTRACT §11)', { skip: BROWSER_SKIP,
     assert.equal((await call(`${url}/__svc/clock`)).json.offsetSeconds, 0);
     assert.equal((await api(url, token, 'users/me/calendarList')).status, 401, 'reset deleted every token');
     assert.equal(await page.evaluate(`document.querySelector('a[download]').getAttribute('href')`), '/__svc/fixtures');
+  });
+
+  it('its destructive buttons ask first: dismissed, nothing is sent; accepted, they act', async (t) => {
+    const { url, browser, page } = await setup(t);
+    const token = await tokenFor(url, 'calendar');
+    const guests = [{ email: 'guest@elsewhere.example.org' }];
+    const write = await api(url, token, 'calendars/primary/events?sendUpdates=all', { method: 'POST', body: { summary: 'Mailed', start: { dateTime: '2026-10-20T09:00:00Z' }, end: { dateTime: '2026-10-20T10:00:00Z' }, attendees: guests } });
+    assert.equal(write.status, 200, write.text);
+    for (const calendarId of ['one@example.com', 'two@example.com']) {
+      assert.equal((await postJson(`${url}/__svc/faults`, { match: { method: 'calendar.events.get', calendarId }, error: 'notFound' })).status, 201);
+    }
+    await page.click('Advance clock');
+    await page.waitUntil(`document.querySelectorAll('#fault-list tbody tr').length === 2 && document.querySelector('#connections tbody tr') && document.querySelector('#outbox-messages tbody tr') && document.querySelector('#journal-entries li')`, 'a connection, two rules, a message and journal entries');
+    const state = async () => ({
+      users: (await call(`${url}/__svc/users`)).json.users.length,
+      connections: (await call(`${url}/__svc/connections`)).json.connections.length,
+      faults: (await call(`${url}/__svc/faults`)).json.faults.length,
+      outbox: (await call(`${url}/__svc/outbox`)).json.messages.length,
+      journal: (await call(`${url}/__svc/requests`)).json.requests.length > 0,
+      clockMoved: (await call(`${url}/__svc/clock`)).json.offsetSeconds !== 0,
+    });
+    const before = await state();
+    const connectionId: string = (await call(`${url}/__svc/connections`)).json.connections[0].id;
+    assert.deepEqual(before, { users: 3, connections: 1, faults: 2, outbox: 1, journal: true, clockMoved: true });
+
+    // Every request the page sends that is not a read; a marker read after the clicks shows that
+    // any a click would have sent has been seen.
+    await browser.cdp.send('Network.enable', {}, page.session);
+    const writes: string[] = [];
+    browser.cdp.on('Network.requestWillBeSent', page.session, (p) => {
+      if (p.request.method !== 'GET') writes.push(`${p.request.method} ${new URL(p.request.url).pathname}`);
+    });
+    const settled = async () => {
+      const marker = browser.cdp.waitFor('Network.requestWillBeSent', page.session, (p) => p.request.url.endsWith('/__svc/health?marker'));
+      await page.evaluate(`fetch('/__svc/health?marker').then((r) => r.status)`);
+      await marker;
+    };
+    await page.fill('Fixture JSON', JSON.stringify({ clients: [], users: [{ id: 'user-solo', name: 'Solo Tester', email: 'solo@example.com' }] }));
+    const destructive: [string, string][] = [
+      ['Revoke', '#connections'],
+      ['Delete', '#fault-list'],
+      ['Delete all faults', '#faults'],
+      ['Clear outbox', '#outbox'],
+      ['Clear journal', '#journal'],
+      ['Load pasted fixture', '#workspace'],
+      ['Reset workspace', '#workspace'],
+    ];
+    page.acceptDialogs = false;
+    for (const [button, scope] of destructive) await page.click(button, scope);
+    await settled();
+    assert.deepEqual(writes, [], 'dismissed: nothing sent');
+    assert.deepEqual(await state(), before, 'dismissed: nothing changed');
+    assert.equal(page.dialogs.length, destructive.length, page.dialogs.join('\n'));
+    assert.match(page.dialogs[0] ?? '', /^Revoke connection \S+ \(local-calendar-client for user-aiko\)\? Its tokens stop working at once\.$/);
+    assert.match(page.dialogs[1] ?? '', /^Delete fault rule fault-\d+\?$/);
+    assert.match(page.dialogs[6] ?? '', /^Reset the workspace to the startup fixture\?/);
+    // The keyboard's Enter on a focused button asks too.
+    await page.evaluate(`document.getElementById('reset').focus()`);
+    await browser.cdp.send('Input.dispatchKeyEvent', { type: 'keyDown', key: 'Enter', code: 'Enter', windowsVirtualKeyCode: 13, text: '\r' }, page.session);
+    await browser.cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', key: 'Enter', code: 'Enter', windowsVirtualKeyCode: 13 }, page.session);
+    await eventually(() => page.dialogs.length === destructive.length + 1, 'the question asked on Enter');
+    await settled();
+    assert.deepEqual(writes.length, 0);
+
+    page.acceptDialogs = true;
+    await page.click('Delete', '#fault-list');
+    await page.waitUntil(`document.querySelectorAll('#fault-list tbody tr').length === 1`, 'one rule deleted');
+    await page.click('Revoke', '#connections');
+    await page.waitUntil(`document.querySelector('#connections').textContent.includes('No connections')`, 'the connection revoked');
+    await page.click('Clear outbox', '#outbox');
+    await page.waitUntil(`document.getElementById('outbox-messages').textContent.includes('The outbox is empty.')`, 'the outbox emptied');
+    await page.click('Delete all faults', '#faults');
+    await page.waitUntil(`document.querySelector('#fault-list').textContent.includes('No fault rules')`, 'every rule deleted');
+    await page.click('Clear journal', '#journal');
+    await page.click('Load pasted fixture', '#workspace');
+    await page.waitUntil(`document.querySelectorAll('#users li').length === 1`, 'the pasted fixture loaded');
+    await page.click('Reset workspace', '#workspace');
+    await page.waitUntil(`document.querySelectorAll('#users li').length === 3`, 'the workspace reset');
+    await settled();
+    assert.deepEqual(writes, [
+      'DELETE /__svc/faults/fault-1',
+      `POST /__svc/connections/${encodeURIComponent(connectionId)}/revoke`,
+      'DELETE /__svc/outbox',
+      'DELETE /__svc/faults',
+      'DELETE /__svc/requests',
+      'POST /__svc/fixtures',
+      'POST /__svc/reset',
+    ]);
+    assert.deepEqual(await state(), { users: 3, connections: 0, faults: 0, outbox: 0, journal: false, clockMoved: false });
+    assert.deepEqual(page.problems, []);
   });
 
   it('a page on another port can neither frame the inspector nor use its assets and API', async (t) => {

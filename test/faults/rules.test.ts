@@ -151,6 +151,46 @@ describe('fault rules', () => {
     });
   });
 
+  describe('bounds: 1,000 rules at once, 16 KiB a rule; the rules held stay and still act', () => {
+    /** A rule that matches no request here: its calendar does not exist. */
+    const idle = (n: number) => ({ match: { method: 'calendar.events.list', calendarId: `idle-${n}@example.com` }, error: 'notFound', times: 0 });
+
+    it('a rule body over 16 KiB is 400 invalid_fault; one of 16 KiB is taken', async () => {
+      await addFault(service.url, { ...LIST, times: 0 });
+      const sized = (bytes: number) => {
+        const rule = { match: { method: 'calendar.events.list', calendarId: '' }, error: 'notFound' };
+        rule.match.calendarId = 'c'.repeat(bytes - JSON.stringify(rule).length);
+        return rule;
+      };
+      const tooLarge = await postFault(service.url, sized(16 * 1024 + 1));
+      assert.equal(tooLarge.status, 400, tooLarge.text);
+      assert.equal(tooLarge.json.error, 'invalid_fault');
+      assert.match(tooLarge.json.error_description, /at most 16384 bytes/);
+      assert.equal((await listFaults(service.url)).length, 1);
+      assert.equal((await list()).status, 500, 'the rule held still acts');
+      assert.equal((await postFault(service.url, sized(16 * 1024))).status, 201);
+    });
+
+    it('the 1,001st rule is 429 too_many_faults; deleting one makes room', async () => {
+      const first = await addFault(service.url, { ...LIST, times: 0 });
+      for (let n = 1; n < 1000; n += 50) {
+        await Promise.all(Array.from({ length: Math.min(50, 1000 - n) }, (_, i) => addFault(service.url, idle(n + i))));
+      }
+      assert.equal((await listFaults(service.url)).length, 1000);
+      const refused = await postFault(service.url, idle(1000));
+      assert.equal(refused.status, 429, refused.text);
+      assert.equal(refused.json.error, 'too_many_faults');
+      const held = await listFaults(service.url);
+      assert.equal(held.length, 1000);
+      assert.equal(held[0]?.id, first.id);
+      assert.deepEqual(await statuses(2, () => list()), [500, 500], 'the rules held still act');
+      assert.equal((await call(`${service.url}/__svc/faults/${first.id}`, { method: 'DELETE' })).status, 204);
+      assert.equal((await list()).status, 200);
+      assert.equal((await postFault(service.url, idle(1000))).status, 201);
+      assert.equal((await postFault(service.url, idle(1001))).status, 429);
+    });
+  });
+
   describe('narrowing', () => {
     it('method: only that method; * every calendar and OAuth request', async () => {
       const profileToken = await tokenFor(service.url, ['openid', 'email']);

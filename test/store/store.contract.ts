@@ -3,6 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { messageBytes, OUTBOX_MAX_BYTES, OUTBOX_MAX_MESSAGES, OUTBOX_PAGE_BYTES } from '../../src/store/outbox-bounds.ts';
 import type {
   AccessTokenRecord,
   CalendarListEntryRecord,
@@ -11,7 +12,8 @@ import type {
   ClientRecord,
   ConnectionRecord,
   EventRecord,
-  OutboxMessageRecord,
+  NewOutboxMessage,
+  OutboxPage,
   RefreshTokenRecord,
   Store,
   UserRecord,
@@ -102,13 +104,25 @@ function snapshot(s: Store, keys: { users: string[]; calendars: string[]; hashes
     access: keys.hashes.map((h) => s.getAccessToken(h) ?? null),
     refresh: keys.hashes.map((h) => s.getRefreshToken(h) ?? null),
     channels: s.listChannels(),
-    outbox: s.listOutboxMessages(),
+    outbox: s.readOutbox(0, Number.MAX_SAFE_INTEGER),
     meta: keys.meta.map((k) => s.getMeta(k) ?? null),
   };
 }
 
-export function outboxMessage(seq: number, extra: Partial<OutboxMessageRecord> = {}): OutboxMessageRecord {
-  return { seq, at: T0 + seq, to: `guest${seq}@example.test`, kind: 'invitation', eventId: 'ev1', calendarId: 'alice@example.test', fromUserId: 'alice', summary: 'Sync', ...extra };
+export function outboxMessage(n: number, extra: Partial<NewOutboxMessage> = {}): NewOutboxMessage {
+  return { at: T0 + n, to: `guest${n}@example.test`, kind: 'invitation', eventId: 'ev1', calendarId: 'alice@example.test', fromUserId: 'alice', summary: 'Sync', ...extra };
+}
+
+/** Messages `from` to `to` (inclusive) of outboxMessage. */
+function outboxMessages(from: number, to: number, extra: Partial<NewOutboxMessage> = {}): NewOutboxMessage[] {
+  return Array.from({ length: to - from + 1 }, (_, i) => outboxMessage(from + i, extra));
+}
+
+/** The whole outbox, read a page of 1,000 at a time as a client would. */
+function wholeOutbox(s: Store): OutboxPage {
+  const messages = [];
+  for (let page = s.readOutbox(0, 1000); page.messages.length > 0; page = s.readOutbox(page.messages.at(-1)?.id ?? 0, 1000)) messages.push(...page.messages);
+  return { messages, last: s.readOutbox(0, 1).last };
 }
 
 export function storeContract(name: string, open: () => Promise<Store> | Store, opts: ContractOptions = {}): void {
@@ -696,35 +710,103 @@ export function storeContract(name: string, open: () => Promise<Store> | Store, 
     });
 
     describe('outbox', () => {
-      it('keeps messages in seq order, whatever order they are put in, and clears them', () =>
+      it('numbers messages by one in the order they are recorded, reads pages after an id, and numbering goes on after clearing', () =>
         withStore((s) => {
-          s.putOutboxMessage(outboxMessage(7, { kind: 'reply', summary: null }));
-          s.putOutboxMessage(outboxMessage(3, { kind: 'cancellation', to: 'x@example.test' }));
-          s.putOutboxMessage(outboxMessage(5, { kind: 'update' }));
-          assert.deepEqual(s.listOutboxMessages(), [
-            outboxMessage(3, { kind: 'cancellation', to: 'x@example.test' }),
-            outboxMessage(5, { kind: 'update' }),
-            outboxMessage(7, { kind: 'reply', summary: null }),
-          ]);
+          assert.deepEqual(s.readOutbox(0, 100), { messages: [], last: 0 });
+          s.addOutboxMessages([outboxMessage(1, { kind: 'reply', summary: null }), outboxMessage(2, { kind: 'cancellation', to: 'x@example.test' }), outboxMessage(3)]);
+          s.addOutboxMessages([]);
+          s.addOutboxMessages(outboxMessages(4, 5, { kind: 'update' }));
+          assert.deepEqual(s.readOutbox(0, 100), {
+            messages: [
+              { ...outboxMessage(1, { kind: 'reply', summary: null }), id: 1 },
+              { ...outboxMessage(2, { kind: 'cancellation', to: 'x@example.test' }), id: 2 },
+              { ...outboxMessage(3), id: 3 },
+              { ...outboxMessage(4, { kind: 'update' }), id: 4 },
+              { ...outboxMessage(5, { kind: 'update' }), id: 5 },
+            ],
+            last: 5,
+          });
+          assert.deepEqual(s.readOutbox(2, 2).messages.map((m) => m.to), ['guest3@example.test', 'guest4@example.test']);
+          assert.deepEqual(s.readOutbox(4, 2), { messages: [{ ...outboxMessage(5, { kind: 'update' }), id: 5 }], last: 5 });
+          assert.deepEqual(s.readOutbox(5, 100), { messages: [], last: 5 });
+          assert.deepEqual(s.readOutbox(Number.MAX_SAFE_INTEGER, 100), { messages: [], last: 5 });
           s.clearOutbox();
-          assert.deepEqual(s.listOutboxMessages(), []);
-          s.putOutboxMessage(outboxMessage(9));
-          assert.deepEqual(s.listOutboxMessages(), [outboxMessage(9)]);
+          assert.deepEqual(s.readOutbox(0, 100), { messages: [], last: 0 });
+          s.addOutboxMessages([outboxMessage(9)]);
+          assert.deepEqual(s.readOutbox(0, 100), { messages: [{ ...outboxMessage(9), id: 6 }], last: 6 });
         }));
 
-      it('a rolled-back transaction leaves no message, and clearWorkspace empties the outbox', () =>
+      it('a rolled-back transaction records none and drops none, and clearWorkspace empties the outbox', () =>
         withStore((s) => {
-          s.putOutboxMessage(outboxMessage(1));
+          // Two messages of 10 MiB cannot both be held, so the second write would drop the first.
+          const big = outboxMessage(1, { summary: 'x'.repeat(10 * 1024 * 1024) });
+          s.addOutboxMessages([big]);
           assert.throws(() =>
             s.transaction(() => {
-              s.putOutboxMessage(outboxMessage(2));
+              s.addOutboxMessages([outboxMessage(2, { summary: 'y'.repeat(10 * 1024 * 1024) })]);
+              assert.deepEqual(s.readOutbox(0, 10).messages.map((m) => m.id), [2]);
               s.clearOutbox();
               throw new Error('boom');
             }),
           );
-          assert.deepEqual(s.listOutboxMessages(), [outboxMessage(1)]);
+          assert.deepEqual(s.readOutbox(0, 10), { messages: [{ ...big, id: 1 }], last: 1 });
+          s.addOutboxMessages([outboxMessage(3)]);
+          assert.deepEqual(wholeOutbox(s).messages.map((m) => m.id), [1, 2]);
           s.clearWorkspace();
-          assert.deepEqual(s.listOutboxMessages(), []);
+          assert.deepEqual(s.readOutbox(0, 10), { messages: [], last: 0 });
+        }));
+
+      it(`keeps the newest ${OUTBOX_MAX_MESSAGES} messages, the oldest dropped first`, () =>
+        withStore((s) => {
+          s.addOutboxMessages(outboxMessages(1, OUTBOX_MAX_MESSAGES - 1));
+          s.addOutboxMessages(outboxMessages(OUTBOX_MAX_MESSAGES, OUTBOX_MAX_MESSAGES + 2));
+          let held = wholeOutbox(s);
+          assert.equal(held.messages.length, OUTBOX_MAX_MESSAGES);
+          assert.equal(held.messages[0]?.id, 3);
+          assert.equal(held.messages[0]?.to, 'guest3@example.test');
+          assert.equal(held.last, OUTBOX_MAX_MESSAGES + 2);
+          // One write of more than the bound keeps its own newest.
+          s.addOutboxMessages(outboxMessages(1, OUTBOX_MAX_MESSAGES + 5, { kind: 'update' }));
+          held = wholeOutbox(s);
+          assert.equal(held.messages.length, OUTBOX_MAX_MESSAGES);
+          assert.deepEqual(held.messages.map((m) => m.kind).filter((k) => k !== 'update'), []);
+          assert.equal(held.messages[0]?.to, 'guest6@example.test');
+          assert.ok(consecutive(held));
+        }));
+
+      it(`holds at most ${OUTBOX_MAX_BYTES} bytes of messages (the bytes of their stored fields), the oldest dropped first`, () =>
+        withStore((s) => {
+          // Two bytes a character, so a count of characters instead of bytes would keep too many.
+          const summary = (n: number, kib: number): Partial<NewOutboxMessage> => ({ summary: `${n}`.padEnd(kib * 512, 'é') });
+          const written: NewOutboxMessage[] = [];
+          const add = (messages: NewOutboxMessage[]): void => {
+            s.addOutboxMessages(messages);
+            written.push(...messages);
+          };
+          // Reading 16 MiB back takes a while on SQLite, so the outbox is checked at the turns only.
+          const heldFirst = (): string | undefined => {
+            const held = wholeOutbox(s);
+            assert.deepEqual(held.messages.map((m) => m.to), newestWithin(written).map((m) => m.to));
+            assert.ok(consecutive(held));
+            return held.messages[0]?.to;
+          };
+          for (let n = 1; n <= 15; n++) add([outboxMessage(n, summary(n, 1024))]);
+          add([outboxMessage(16, summary(16, 3))]);
+          assert.equal(heldFirst(), 'guest1@example.test');
+          add([outboxMessage(17, summary(17, 1024))]);
+          assert.equal(heldFirst(), 'guest2@example.test');
+          // One write larger than the bound: its own newest stay, every message held before goes.
+          add(outboxMessages(18, 40).map((m, i) => ({ ...m, ...summary(18 + i, 1024) })));
+          assert.equal(heldFirst(), 'guest26@example.test');
+          add([...outboxMessages(41, 44), outboxMessage(45, summary(45, 1024))]);
+          assert.equal(heldFirst(), 'guest27@example.test');
+          // A page ends before the first message starting OUTBOX_PAGE_BYTES after its own first.
+          const held = newestWithin(written);
+          const starts = held.map((_, i) => held.slice(0, i).reduce((n, m) => n + messageBytes(m), 0));
+          const page = s.readOutbox(0, 1000);
+          assert.equal(page.messages.length, starts.filter((start) => start < OUTBOX_PAGE_BYTES).length);
+          assert.ok(page.messages.length > 1 && page.messages.length < held.length);
+          assert.equal(s.readOutbox(0, 2).messages.length, 2);
         }));
     });
 
@@ -849,9 +931,9 @@ export function storeContract(name: string, open: () => Promise<Store> | Store, 
         s.putChannel(channel('ch-new', 'kc'));
         s.putChannel(channel('ch-bob-own', 'kb', { nextMessageNumber: 9 }));
         s.deleteChannel('ch-bob-list');
-        s.putOutboxMessage(outboxMessage(900));
+        s.addOutboxMessages([outboxMessage(900)]);
         s.clearOutbox();
-        s.putOutboxMessage(outboxMessage(901));
+        s.addOutboxMessages([outboxMessage(901)]);
         s.deleteConnection('ka');
         s.deleteUser('alice');
         s.putEvent(event('alice-team', 'revived'));
@@ -989,4 +1071,20 @@ export function storeContract(name: string, open: () => Promise<Store> | Store, 
       });
     }
   });
+}
+
+/** The newest of `written` that the outbox's bounds let it hold (store/outbox-bounds.ts). */
+function newestWithin(written: readonly NewOutboxMessage[]): NewOutboxMessage[] {
+  let bytes = 0;
+  let first = written.length;
+  for (; first > 0 && written.length - first < OUTBOX_MAX_MESSAGES; first--) {
+    bytes += messageBytes(written[first - 1] as NewOutboxMessage);
+    if (bytes > OUTBOX_MAX_BYTES) break;
+  }
+  return written.slice(first);
+}
+
+/** Whether the ids held run by one up to `last`. */
+function consecutive(page: OutboxPage): boolean {
+  return page.messages.every((m, i) => m.id === page.last - page.messages.length + 1 + i);
 }

@@ -13,9 +13,9 @@ import { MemoryStore } from '../../src/store/memory.ts';
 import { openStore, sqliteAvailable, StoreUnavailableError } from '../../src/store/open.ts';
 import { openSqliteStore } from '../../src/store/sqlite.ts';
 import { SCHEMA_VERSION, SchemaVersionError } from '../../src/store/sqlite-schema.ts';
-import { ACCESS_TOKEN_PURGE, EVENT_QUERIES, SHARED_COPY_QUERIES } from '../../src/store/sqlite-statements.ts';
+import { ACCESS_TOKEN_PURGE, EVENT_QUERIES, OUTBOX_PAGE, OUTBOX_TRIM, SHARED_COPY_QUERIES } from '../../src/store/sqlite-statements.ts';
 import type { EventRecord, Store } from '../../src/store/store.ts';
-import { accessToken, entry, event, storeContract, T0 } from './store.contract.ts';
+import { accessToken, entry, event, outboxMessage, storeContract, T0 } from './store.contract.ts';
 
 const hasSqlite = await sqliteAvailable();
 const NO_SQLITE = 'node:sqlite needs Node >= 22.13';
@@ -268,6 +268,27 @@ describe('sqlite store', sqliteSkip, () => {
       assert.match(String(plan.map((row) => row['detail']).join('\n')), /SEARCH access_tokens USING PRIMARY KEY \(expires_at=\? AND hash=\?\)/);
     } finally {
       check.close();
+    }
+  });
+
+  it('upgrades a version 6 database: the outbox, numbered by seq before, starts again numbered by itself', () => {
+    const path = tempDb();
+    openSqlite(path).close();
+    const v6 = new sqlite!.DatabaseSync(path);
+    v6.exec(`DROP TABLE outbox;
+      CREATE TABLE outbox (seq INTEGER PRIMARY KEY, at INTEGER NOT NULL, recipient TEXT NOT NULL, kind TEXT NOT NULL,
+        event_id TEXT NOT NULL, calendar_id TEXT NOT NULL, from_user_id TEXT NOT NULL, summary TEXT);
+      INSERT INTO outbox VALUES (4000, ${T0}, 'old@example.test', 'invitation', 'ev1', 'alice@example.test', 'alice', 'Sync');
+      UPDATE meta SET value = '6' WHERE key = 'schema_version'`);
+    v6.close();
+    const again = openSqlite(path);
+    try {
+      assert.equal(again.getMeta('schema_version'), String(SCHEMA_VERSION));
+      assert.deepEqual(again.readOutbox(0, 10), { messages: [], last: 0 });
+      again.addOutboxMessages([outboxMessage(1)]);
+      assert.deepEqual(again.readOutbox(0, 10), { messages: [{ ...outboxMessage(1), id: 1 }], last: 1 });
+    } finally {
+      again.close();
     }
   });
 
@@ -657,6 +678,20 @@ describe('sqlite store', sqliteSkip, () => {
       const plan = db.prepare(`EXPLAIN QUERY PLAN ${ACCESS_TOKEN_PURGE}`).all(0, 1).map((r) => String(r['detail']));
       assert.ok(plan.includes('SEARCH access_tokens USING PRIMARY KEY (expires_at<?)'), plan.join(' | '));
       assert.ok(!plan.some((d) => /^SCAN access_tokens/.test(d)), plan.join(' | '));
+    } finally {
+      db.close();
+    }
+  });
+  it("reads and trims the outbox on its primary key: a page or a trim reads the rows it takes, not the outbox", () => {
+    const path = tempDb();
+    openSqlite(path).close();
+    const db = new sqlite!.DatabaseSync(path);
+    try {
+      const plan = (sql: string): string => db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(0, 0, 0).map((r) => String(r['detail'])).join(' | ');
+      assert.match(plan(OUTBOX_PAGE), /^SEARCH outbox USING INTEGER PRIMARY KEY \(rowid>\?\) \| SCALAR SUBQUERY \d+ \| SEARCH outbox USING INTEGER PRIMARY KEY \(rowid>\?\)$/);
+      // The walk for the first message late enough goes along the key from the oldest (no sort),
+      // and LIMIT 1 stops it there: it reads the rows the trim drops, and one more.
+      assert.match(plan(OUTBOX_TRIM), /^SEARCH outbox USING INTEGER PRIMARY KEY \(rowid<\?\) \| SCALAR SUBQUERY \d+ \| SCAN outbox$/);
     } finally {
       db.close();
     }
