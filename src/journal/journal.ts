@@ -27,10 +27,15 @@ interface Kept {
   operation: string | null;
   status: number;
   userId: string | null;
-  /** The whole entry, serialized. */
-  text: string;
-  bytes: number;
+  /**
+   * The whole entry, serialized: UTF-8 in a buffer of its own (not a slice of Buffer's shared
+   * pool, which it would keep alive), so a page is written without being copied or encoded.
+   */
+  text: Buffer;
 }
+
+const PAGE_START = Buffer.from('{"requests":[');
+const COMMA = Buffer.from(',');
 
 export class Journal {
   readonly #slots: Array<Kept | undefined>;
@@ -55,39 +60,43 @@ export class Journal {
     const capacity = this.#slots.length;
     if (capacity === 0 || req.path === '/__svc' || req.path.startsWith('/__svc/')) return;
     try {
-      const text = entryText(req, result, { id: this.#nextId, at: this.#clock.now(), durationMs });
-      const bytes = Buffer.byteLength(text);
+      const json = entryText(req, result, { id: this.#nextId, at: this.#clock.now(), durationMs });
+      const text = Buffer.allocUnsafeSlow(Buffer.byteLength(json));
+      text.write(json);
       this.#nextId++;
-      while (this.#count > 0 && (this.#count === capacity || this.#bytes + bytes > MAX_BYTES)) this.#dropOldest();
+      while (this.#count > 0 && (this.#count === capacity || this.#bytes + text.length > MAX_BYTES)) this.#dropOldest();
       const { trace } = req;
-      this.#slots[(this.#first + this.#count) % capacity] = { operation: trace.operation, status: result.status, userId: trace.userId, text, bytes };
+      this.#slots[(this.#first + this.#count) % capacity] = { operation: trace.operation, status: result.status, userId: trace.userId, text };
       this.#count++;
-      this.#bytes += bytes;
+      this.#bytes += text.length;
     } catch (error) {
       this.#log.error('the request journal could not record a request', error);
     }
   }
 
   /**
-   * GET /__svc/requests's JSON text: the entries after `since` that pass the filters, oldest
-   * first, at most `limit`, and `last`, the id of the newest entry held whatever the filters (0
-   * when the journal is empty).
+   * GET /__svc/requests's JSON text, in parts written one after another: the entries after
+   * `since` that pass the filters, oldest first, at most `limit`, and `last`, the id of the
+   * newest entry held whatever the filters (0 when the journal is empty).
    */
-  read(query: JournalQuery): string {
-    const texts: string[] = [];
+  read(query: JournalQuery): Buffer[] {
+    const page: Buffer[] = [PAGE_START];
+    let entries = 0;
     const capacity = this.#slots.length;
     // The ids held run without gaps from oldest to newest, so `since` gives the first slot to read.
     const last = this.#count === 0 ? 0 : this.#nextId - 1;
     const oldestId = this.#nextId - this.#count;
     const skip = Math.max(0, Math.min(this.#count, query.since - oldestId + 1));
-    for (let i = skip; i < this.#count && texts.length < query.limit; i++) {
+    for (let i = skip; i < this.#count && entries < query.limit; i++) {
       const kept = this.#slots[(this.#first + i) % capacity] as Kept;
       if (query.operation !== undefined && kept.operation !== query.operation) continue;
       if (query.status !== undefined && kept.status !== query.status) continue;
       if (query.userId !== undefined && kept.userId !== query.userId) continue;
-      texts.push(kept.text);
+      if (entries++ > 0) page.push(COMMA);
+      page.push(kept.text);
     }
-    return `{"requests":[${texts.join(',')}],"last":${last}}`;
+    page.push(Buffer.from(`],"last":${last}}`));
+    return page;
   }
 
   /** Empties the journal (DELETE /__svc/requests, reset, fixture load); numbering goes on. */
@@ -100,7 +109,7 @@ export class Journal {
 
   #dropOldest(): void {
     const capacity = this.#slots.length;
-    this.#bytes -= (this.#slots[this.#first] as Kept).bytes;
+    this.#bytes -= (this.#slots[this.#first] as Kept).text.length;
     this.#slots[this.#first] = undefined;
     this.#first = (this.#first + 1) % capacity;
     this.#count--;
