@@ -42,10 +42,11 @@ function readBody(text: string, bytes: number, budget: Budget): unknown {
 }
 
 /**
- * Whether the text read as a form keeps every secret-named field's value inside one JSON string
- * or one part, where the reading shown finds and redacts it. A value running past a quote or a
- * line break (`{"a":"&token=","b":"<secret>"}`) spans what the reading shown keeps apart. The
- * fields are found in the raw text, which is what the quotes and line breaks are part of.
+ * Whether the text read as a form keeps every secret-named field's value within what the reading
+ * shown redacts: one JSON string and the structure after it, or one part and the delimiters after
+ * it. A value that runs on into another string or part (`{"a":"&token=","b":"<secret>"}`) takes
+ * in what the reading shown keeps apart. The fields are found in the raw text, which is what the
+ * quotes and headers are part of.
  */
 function formAgrees(text: string, budget: Budget): boolean {
   let equals = text.indexOf('=');
@@ -56,7 +57,7 @@ function formAgrees(text: string, budget: Budget): boolean {
     const end = amp === -1 ? text.length : amp;
     if (equals < end) {
       budget.spend(1, 0);
-      if (isSecretName(formName(text.slice(start, equals))) && SPANS.test(text.slice(equals + 1, end))) return false;
+      if (isSecretName(formName(text.slice(start, equals))) && runsOn(text.slice(equals + 1, end))) return false;
       equals = text.indexOf('=', end);
     }
     start = end + 1;
@@ -64,7 +65,10 @@ function formAgrees(text: string, budget: Budget): boolean {
   return true;
 }
 
-const SPANS = /["\r\n]/;
+/** Whether a raw form value reaches into a second JSON string, or another part's headers. */
+function runsOn(value: string): boolean {
+  return value.indexOf('"') !== value.lastIndexOf('"') || /content-disposition/i.test(value);
+}
 
 /** A form field's name as a form reader decodes it (`%74oken` is `token`). */
 function formName(raw: string): string {
