@@ -3,9 +3,10 @@
 // journal. 64 KB bodies of deeply nested and of wide JSON, each answered 401 but journaled, then
 // the inspector's read of a thousand entries; ten thousand of them while /__svc/health is polled;
 // and a ring filled with 64 KiB bodies that are kept. The service runs as a child process, so
-// its resident memory is its own. The times and sizes asserted are the contract's own bounds;
-// the work they bound takes a small part of them (a read of a thousand entries takes about 10 ms
-// here), which leaves the margin a shared CI machine needs.
+// its resident memory and CPU time are its own. A read's 250 ms is asserted on the CPU time the
+// service spent answering it (the event loop is blocked that long at most), which a busy machine
+// does not stretch; its wall-clock time gets four times that (it takes 10 to 50 ms when the
+// machine is not shared).
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -51,11 +52,20 @@ function timedGet(url: string): Promise<{ ms: number; status: number; body: Buff
   });
 }
 
-/** The page GET /__svc/requests?limit=1000 answers, and how long it took. */
-async function timedRead(url: string): Promise<{ ms: number; bytes: number; entries: number }> {
+/** CPU time (user and system) a process has used, in milliseconds, at the kernel's 100 Hz. */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** GET /__svc/requests?limit=1000 by `service`: the page's size and entries; the read's time asserted. */
+async function timedRead(url: string, pid: number): Promise<{ bytes: number; entries: number }> {
+  const cpuBefore = cpuMs(pid);
   const { ms, status, body } = await timedGet(`${url}/__svc/requests?limit=1000`);
+  const cpu = cpuMs(pid) - cpuBefore;
   assert.equal(status, 200);
-  return { ms, bytes: body.length, entries: (JSON.parse(body.toString('utf8')) as { requests: unknown[] }).requests.length };
+  assert.ok(cpu < READ_MS && ms < 4 * READ_MS, `read in ${cpu} ms of CPU time, ${ms.toFixed(0)} ms in all`);
+  return { bytes: body.length, entries: (JSON.parse(body.toString('utf8')) as { requests: unknown[] }).requests.length };
 }
 
 /** VmRSS and VmHWM (its peak) of a process, in bytes. */
@@ -81,9 +91,8 @@ describe('the journal under a flood of bodies (CONTRACT §9, §19)', { skip: pro
     for (const body of [DEEP, WIDE]) {
       await clear();
       await flood(service.url, 1_000, body);
-      const read = await timedRead(service.url);
+      const read = await timedRead(service.url, pid());
       assert.equal(read.entries, 1_000);
-      assert.ok(read.ms < READ_MS, `read in ${read.ms.toFixed(0)} ms`);
       const entry = (await (await fetch(`${service.url}/__svc/requests?limit=1`)).json()) as { requests: Array<{ status: number; body: unknown }> };
       assert.deepEqual(entry.requests.map((e) => [e.status, e.body]), [[401, { truncated: true, bytes: body.length }]]);
     }
@@ -100,9 +109,8 @@ describe('the journal under a flood of bodies (CONTRACT §9, §19)', { skip: pro
     ];
     for (const [type, body] of bodies) await flood(service.url, 100, body, type);
     const before = memoryOf(pid());
-    const read = await timedRead(service.url);
+    const read = await timedRead(service.url, pid());
     const peak = memoryOf(pid()).peak;
-    assert.ok(read.ms < READ_MS, `read in ${read.ms.toFixed(0)} ms`);
     assert.ok(read.entries > 200 && read.entries < 400, `${read.entries} entries of 64 KiB held`);
     assert.ok(read.bytes <= 16 * MIB + 64 * 1024, `a page of ${read.bytes} bytes`);
     assert.ok(peak - before.rss <= 64 * MIB, `reading added ${((peak - before.rss) / MIB).toFixed(0)} MiB`);
@@ -129,8 +137,7 @@ describe('the journal under a flood of bodies (CONTRACT §9, §19)', { skip: pro
       flooding = false;
       await poll;
     }
-    const read = await timedRead(service.url);
-    assert.ok(read.ms < READ_MS, `read in ${read.ms.toFixed(0)} ms`);
+    await timedRead(service.url, pid());
     largest = Math.max(largest, memoryOf(pid()).rss);
     assert.ok(largest < 300 * 1_000_000, `the service's resident memory reached ${(largest / MIB).toFixed(0)} MiB`);
     // On a machine of its own the service answers every poll in a few milliseconds. A shared CI
