@@ -1,7 +1,9 @@
 // The live request journal (CONTRACT §9, §11): newest first, polled once a second for the entries
 // after the last one seen, filtered in the page by operation and status, each entry a <details>
 // that opens on its whole record. Entries are only ever added or removed, never re-rendered, so an
-// opened entry stays open while new ones arrive.
+// opened entry stays open while new ones arrive. The first poll asks for the newest few entries
+// only, and an entry's record is laid out when it is first opened: a journal full of large bodies
+// costs the page, and the service, no more than what is looked at.
 
 import { api, withQuery } from './api.js';
 import { attempt, byId, h, jsonBlock, showError } from './dom.js';
@@ -15,6 +17,10 @@ import { attempt, byId, h, jsonBlock, showError } from './dom.js';
 const POLL_MS = 1000;
 // What the page keeps; the service keeps far more (--journal-size), readable through the API.
 const KEPT = 1000;
+// The first poll's page: the newest entries, not the service's whole journal.
+const FIRST = 50;
+// Later polls read on from the last entry seen, a page at a time.
+const PAGE = 200;
 
 /** @param {() => void} activity called when new entries arrive: other panels may have changed */
 export function createJournalPanel(activity) {
@@ -40,7 +46,10 @@ export function createJournalPanel(activity) {
   }
 
   async function fetchNew() {
-    const answer = /** @type {{ requests: Entry[], last: number }} */ (await api('GET', withQuery('/__svc/requests', { since: String(last), limit: String(KEPT) })));
+    // The first poll (and the first after the journal was emptied) starts from the newest
+    // entries: `last` of a one-entry page says where they are.
+    if (last === 0) last = Math.max(0, (await read(0, 1)).last - FIRST);
+    const answer = await read(last, PAGE);
     // The journal was emptied (DELETE, reset or fixture load) since the last poll: ids go on
     // from where they were, so a `last` below ours means our entries are gone.
     if (answer.last < last) clear();
@@ -53,28 +62,37 @@ export function createJournalPanel(activity) {
     countShown();
   }
 
+  /**
+   * @param {number} since
+   * @param {number} limit
+   * @returns {Promise<{ requests: Entry[], last: number }>}
+   */
+  function read(since, limit) {
+    return api('GET', withQuery('/__svc/requests', { since: String(since), limit: String(limit) }));
+  }
+
   /** @param {Entry} entry */
   function add(entry) {
-    const item = h(
-      'li',
-      { class: `entry status-${String(entry.status).charAt(0)}xx`, 'data-id': String(entry.id) },
+    const details = h(
+      'details',
+      {},
       h(
-        'details',
+        'summary',
         {},
-        h(
-          'summary',
-          {},
-          h('span', { class: 'status' }, entry.status),
-          ` ${entry.method} ${entry.path} `,
-          h('span', { class: 'operation' }, entry.operation ?? 'unrouted'),
-          entry.userId && ` ${entry.userId}`,
-          entry.error && h('span', { class: 'tag' }, entry.error),
-          entry.fault && h('span', { class: 'tag' }, `fault ${entry.fault}`),
-          h('span', { class: 'quiet' }, ` #${entry.id} ${entry.at} ${entry.durationMs} ms`),
-        ),
-        jsonBlock(entry),
+        h('span', { class: 'status' }, entry.status),
+        ` ${entry.method} ${entry.path} `,
+        h('span', { class: 'operation' }, entry.operation ?? 'unrouted'),
+        entry.userId && ` ${entry.userId}`,
+        entry.error && h('span', { class: 'tag' }, entry.error),
+        entry.fault && h('span', { class: 'tag' }, `fault ${entry.fault}`),
+        h('span', { class: 'quiet' }, ` #${entry.id} ${entry.at} ${entry.durationMs} ms`),
       ),
     );
+    // The record is laid out once, when the entry is first opened.
+    details.addEventListener('toggle', () => {
+      if (details.open && details.childElementCount === 1) details.append(jsonBlock(entry));
+    });
+    const item = h('li', { class: `entry status-${String(entry.status).charAt(0)}xx`, 'data-id': String(entry.id) }, details);
     item.hidden = !matches(entry);
     shown.set(item, entry);
     list.prepend(item);

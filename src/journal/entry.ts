@@ -1,110 +1,51 @@
-// One journal entry as GET /__svc/requests shows it (CONTRACT §9), built from what the ring
-// keeps: the query and body as objects with their secrets redacted (redact.ts), and the error
-// reason read from a non-2xx answer.
+// One journal entry as GET /__svc/requests shows it (CONTRACT §9), serialized once when the
+// request is recorded: the query and body with their secrets redacted (redact.ts, body.ts), the
+// path with token-shaped runs scrubbed, and the error reason read from a non-2xx answer. Nothing
+// of the request or its answer is kept past this point.
 
-import type { RequestTrace } from '../http/request.ts';
+import type { ApiRequest } from '../http/request.ts';
 import type { Result } from '../http/result.ts';
-import { isSecretName, REDACTED, redactJson } from './redact.ts';
+import { bodyText } from './body.ts';
+import { Budget, OverBudget } from './budget.ts';
+import { redactFields, scrubTokens } from './redact.ts';
 
-/** What journal.ts keeps of a request: pieces it already had, nothing parsed. */
-export interface Recorded extends RequestTrace {
+/** What the journal knows of a request besides the request and its answer. */
+export interface Recorded {
   id: number;
   /** Service clock, when the answer was written. */
   at: number;
-  method: string;
-  path: string;
-  /** Undefined for an empty query. */
-  query: URLSearchParams | undefined;
-  status: number;
   durationMs: number;
-  /** The decoded body as text, its size in bytes when over the journal's limit, or null when empty. */
-  body: string | number | null;
-  contentType: string | undefined;
-  /** The answer, for a non-2xx status only. */
-  answer: Result | undefined;
 }
 
-type Fields = Record<string, string | string[]>;
-
-export interface JournalEntry {
-  id: number;
-  at: string;
-  method: string;
-  path: string;
-  query: Fields;
-  operation: string | null;
-  userId: string | null;
-  clientId: string | null;
-  connectionId: string | null;
-  status: number;
-  durationMs: number;
-  body: unknown;
-  error: string | null;
-  fault: string | null;
-}
-
-/** JSON bodies nested deeper than this are shown as truncated, like oversized ones. */
-const MAX_BODY_DEPTH = 100;
-
-export function toEntry(recorded: Recorded): JournalEntry {
-  return {
+/** The entry's JSON text, its members in the order of CONTRACT §9. */
+export function entryText(req: ApiRequest, result: Result, recorded: Recorded): string {
+  const { trace } = req;
+  const head = JSON.stringify({
     id: recorded.id,
     at: new Date(recorded.at).toISOString(),
-    method: recorded.method,
-    path: recorded.path,
-    query: recorded.query === undefined ? {} : fieldsOf(recorded.query),
-    operation: recorded.operation,
-    userId: recorded.userId,
-    clientId: recorded.clientId,
-    connectionId: recorded.connectionId,
-    status: recorded.status,
+    method: req.method,
+    path: scrubTokens(req.path),
+    query: req.query.size === 0 ? {} : queryFields(req.query),
+    operation: trace.operation,
+    userId: trace.userId,
+    clientId: trace.clientId,
+    connectionId: trace.connectionId,
+    status: result.status,
     durationMs: Math.round(recorded.durationMs * 1000) / 1000,
-    body: bodyOf(recorded),
-    error: recorded.answer === undefined ? null : errorReason(recorded.answer),
-    fault: recorded.fault,
-  };
+  });
+  // Only a non-2xx answer names an error.
+  const error = result.status >= 200 && result.status < 300 ? null : errorReason(result);
+  return `${head.slice(0, -1)},"body":${bodyText(req.body)},"error":${JSON.stringify(error)},"fault":${JSON.stringify(trace.fault)}}`;
 }
 
-/**
- * A query or form as an object: a name sent once maps to its string, a name repeated to the
- * array of its values in order. Secret values are redacted.
- */
-function fieldsOf(params: URLSearchParams): Fields {
-  const fields = new Map<string, string | string[]>();
-  for (const [name, raw] of params) {
-    const value = isSecretName(name) ? REDACTED : raw;
-    const seen = fields.get(name);
-    if (seen === undefined) fields.set(name, value);
-    else if (typeof seen === 'string') fields.set(name, [seen, value]);
-    else seen.push(value);
-  }
-  // fromEntries defines own properties, so a field named __proto__ stays a field.
-  return Object.fromEntries(fields);
-}
-
-/**
- * The body as the service read it: a form where the content type says so, or on an OAuth
- * endpoint (those read a form whatever the Content-Type says); otherwise JSON when it parses.
- * Anything else is null, rather than raw text whose secrets could not be found.
- */
-function bodyOf(recorded: Recorded): unknown {
-  const { body } = recorded;
-  if (body === null) return null;
-  if (typeof body === 'number') return truncated(body);
-  const type = (recorded.contentType ?? '').toLowerCase();
-  const isForm = type.startsWith('application/x-www-form-urlencoded') || (!type.includes('json') && recorded.operation?.startsWith('oauth.') === true);
-  if (isForm) return fieldsOf(new URLSearchParams(body));
-  let value: unknown;
+/** The query's fields, redacted like a form body's; one too costly to read is kept as its size. */
+function queryFields(query: URLSearchParams): unknown {
   try {
-    value = JSON.parse(body);
-  } catch {
-    return null;
+    return redactFields(query, 0, new Budget());
+  } catch (error) {
+    if (error instanceof OverBudget) return { truncated: true, bytes: Buffer.byteLength(query.toString()) };
+    throw error;
   }
-  return redactJson(value, MAX_BODY_DEPTH) ? value : truncated(Buffer.byteLength(body));
-}
-
-function truncated(bytes: number): { truncated: true; bytes: number } {
-  return { truncated: true, bytes };
 }
 
 /**

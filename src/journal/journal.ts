@@ -1,20 +1,18 @@
 // The request journal (CONTRACT §9): a bounded ring of the requests answered outside /__svc/,
-// newest last. Recording sits on every request's path, so it keeps one flat object per request
-// with what the request already has (its parsed query, its body text, its trace's values, the
-// error answer); the wire entry, with the body parsed and secrets redacted, is built by entry.ts
-// when GET /__svc/requests reads it. Recording never blocks or fails a request: the oldest entry
-// is overwritten, and an exception is logged, never thrown.
+// newest last. Each request is read, redacted and serialized once, when it is recorded
+// (entry.ts); the ring keeps that text and the three values GET filters on, so reading only
+// joins texts, whatever was sent. The ring is bounded by its number of entries and by the bytes
+// of their texts: the oldest entries go first. Recording never blocks or fails a request: an
+// exception is logged, never thrown.
 
 import type { Clock } from '../domain/clock.ts';
 import type { Logger } from '../http/log.ts';
-import { header } from '../http/request.ts';
 import type { ApiRequest } from '../http/request.ts';
 import type { Result } from '../http/result.ts';
-import { toEntry } from './entry.ts';
-import type { JournalEntry, Recorded } from './entry.ts';
+import { entryText } from './entry.ts';
 
-/** Bodies larger than this are kept as their size alone (CONTRACT §9). */
-const MAX_BODY_BYTES = 64 * 1024;
+/** What the ring's entries may hold in all, their texts' UTF-8 bytes summed. */
+const MAX_BYTES = 16 * 1024 * 1024;
 
 export interface JournalQuery {
   /** Entries with a greater id. */
@@ -25,25 +23,34 @@ export interface JournalQuery {
   userId?: string | undefined;
 }
 
-export interface JournalPage {
-  requests: JournalEntry[];
-  /** The id of the newest entry held, whatever the filters; 0 when the journal is empty. */
-  last: number;
+interface Kept {
+  operation: string | null;
+  status: number;
+  userId: string | null;
+  /**
+   * The whole entry, serialized: UTF-8 in a buffer of its own (not a slice of Buffer's shared
+   * pool, which it would keep alive), so a page is written without being copied or encoded.
+   */
+  text: Buffer;
 }
 
+const PAGE_START = Buffer.from('{"requests":[');
+const COMMA = Buffer.from(',');
+
 export class Journal {
-  readonly #slots: Array<Recorded | undefined>;
+  readonly #slots: Array<Kept | undefined>;
   readonly #clock: Clock;
   readonly #log: Logger;
-  /** Where the next entry goes. */
-  #next = 0;
+  /** The slot of the oldest entry. */
+  #first = 0;
   #count = 0;
+  #bytes = 0;
   /** Ids go on across clear(), so a client polling with `since` never sees one twice. */
   #nextId = 1;
 
   /** `capacity` 0 records nothing. */
   constructor(capacity: number, clock: Clock, log: Logger) {
-    this.#slots = new Array<Recorded | undefined>(capacity);
+    this.#slots = new Array<Kept | undefined>(capacity);
     this.#clock = clock;
     this.#log = log;
   }
@@ -53,60 +60,58 @@ export class Journal {
     const capacity = this.#slots.length;
     if (capacity === 0 || req.path === '/__svc' || req.path.startsWith('/__svc/')) return;
     try {
-      const size = req.body.length;
+      const json = entryText(req, result, { id: this.#nextId, at: this.#clock.now(), durationMs });
+      const text = Buffer.allocUnsafeSlow(Buffer.byteLength(json));
+      text.write(json);
+      this.#nextId++;
+      while (this.#count > 0 && (this.#count === capacity || this.#bytes + text.length > MAX_BYTES)) this.#dropOldest();
       const { trace } = req;
-      // Entries live for thousands of requests, so each holds as few objects as it can: an empty
-      // query is not kept, the trace's values are copied out of it, and the body is kept as text
-      // (a small Buffer is a slice of a shared 8 KiB pool, which it would keep alive).
-      this.#slots[this.#next] = {
-        id: this.#nextId++,
-        at: this.#clock.now(),
-        method: req.method,
-        path: req.path,
-        query: req.query.size === 0 ? undefined : req.query,
-        operation: trace.operation,
-        userId: trace.userId,
-        clientId: trace.clientId,
-        connectionId: trace.connectionId,
-        fault: trace.fault,
-        status: result.status,
-        durationMs,
-        body: size === 0 ? null : size > MAX_BODY_BYTES ? size : req.body.toString('utf8'),
-        contentType: size === 0 ? undefined : header(req, 'content-type'),
-        // Only a non-2xx answer names an error, and only then is the answer worth keeping.
-        answer: result.status >= 200 && result.status < 300 ? undefined : result,
-      };
-      this.#next = (this.#next + 1) % capacity;
-      if (this.#count < capacity) this.#count++;
+      this.#slots[(this.#first + this.#count) % capacity] = { operation: trace.operation, status: result.status, userId: trace.userId, text };
+      this.#count++;
+      this.#bytes += text.length;
     } catch (error) {
       this.#log.error('the request journal could not record a request', error);
     }
   }
 
-  /** The entries after `since` that pass the filters, oldest first, at most `limit`. */
-  read(query: JournalQuery): JournalPage {
-    if (this.#count === 0) return { requests: [], last: 0 };
+  /**
+   * GET /__svc/requests's JSON text, in parts written one after another: the entries after
+   * `since` that pass the filters, oldest first, at most `limit`, and `last`, the id of the
+   * newest entry held whatever the filters (0 when the journal is empty).
+   */
+  read(query: JournalQuery): Buffer[] {
+    const page: Buffer[] = [PAGE_START];
+    let entries = 0;
     const capacity = this.#slots.length;
-    const last = this.#nextId - 1;
-    const requests: JournalEntry[] = [];
-    // The ids held run without gaps from oldest to last, so `since` gives the first slot to read.
-    const oldestId = last - this.#count + 1;
+    // The ids held run without gaps from oldest to newest, so `since` gives the first slot to read.
+    const last = this.#count === 0 ? 0 : this.#nextId - 1;
+    const oldestId = this.#nextId - this.#count;
     const skip = Math.max(0, Math.min(this.#count, query.since - oldestId + 1));
-    const first = (this.#next - this.#count + capacity) % capacity;
-    for (let i = skip; i < this.#count && requests.length < query.limit; i++) {
-      const recorded = this.#slots[(first + i) % capacity] as Recorded;
-      if (query.operation !== undefined && recorded.operation !== query.operation) continue;
-      if (query.status !== undefined && recorded.status !== query.status) continue;
-      if (query.userId !== undefined && recorded.userId !== query.userId) continue;
-      requests.push(toEntry(recorded));
+    for (let i = skip; i < this.#count && entries < query.limit; i++) {
+      const kept = this.#slots[(this.#first + i) % capacity] as Kept;
+      if (query.operation !== undefined && kept.operation !== query.operation) continue;
+      if (query.status !== undefined && kept.status !== query.status) continue;
+      if (query.userId !== undefined && kept.userId !== query.userId) continue;
+      if (entries++ > 0) page.push(COMMA);
+      page.push(kept.text);
     }
-    return { requests, last };
+    page.push(Buffer.from(`],"last":${last}}`));
+    return page;
   }
 
   /** Empties the journal (DELETE /__svc/requests, reset, fixture load); numbering goes on. */
   clear(): void {
     this.#slots.fill(undefined);
-    this.#next = 0;
+    this.#first = 0;
     this.#count = 0;
+    this.#bytes = 0;
+  }
+
+  #dropOldest(): void {
+    const capacity = this.#slots.length;
+    this.#bytes -= (this.#slots[this.#first] as Kept).text.length;
+    this.#slots[this.#first] = undefined;
+    this.#first = (this.#first + 1) % capacity;
+    this.#count--;
   }
 }

@@ -1,7 +1,7 @@
 // The request journal's management routes (CONTRACT §9): GET /__svc/requests reads it with
 // filters, DELETE /__svc/requests empties it. The journal itself is src/journal/.
 
-import { empty, json } from '../http/result.ts';
+import { empty, jsonText } from '../http/result.ts';
 import type { Router } from '../http/router.ts';
 import type { Handler } from '../http/surface.ts';
 import type { Journal, JournalQuery } from '../journal/journal.ts';
@@ -11,7 +11,7 @@ const PARAMETERS = ['since', 'operation', 'status', 'userId', 'limit'];
 
 export function addRequestRoutes(routes: Router<Handler>, journal: Journal): Router<Handler> {
   return routes
-    .add('GET', '/__svc/requests', (req) => json(200, journal.read(journalQuery(req.query))))
+    .add('GET', '/__svc/requests', (req) => jsonText(200, journal.read(journalQuery(req.query))))
     .add('DELETE', '/__svc/requests', () => {
       journal.clear();
       return empty(204);

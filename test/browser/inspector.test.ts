@@ -122,7 +122,10 @@ describe('the inspector page in Chromium (CONTRACT §11)', { skip: BROWSER_SKIP,
     const entry = `[...document.querySelectorAll('#journal-entries li')].find((li) => li.textContent.includes('calendar.calendarList.list'))`;
     await page.waitUntil(entry, 'the calendarList.list entry');
     assert.match(await page.evaluate<string>(`${entry}.querySelector('summary').textContent`), /^200 GET \/calendar\/v3\/users\/me\/calendarList calendar\.calendarList\.list user-aiko/);
+    // The record is laid out when the entry is opened, not before.
+    assert.equal(await page.evaluate(`${entry}.querySelector('pre') === null`), true);
     await page.evaluate(`${entry}.querySelector('summary').click()`);
+    await page.waitUntil(`${entry}.querySelector('details[open] pre')`, 'the opened record');
     const record = JSON.parse(await page.evaluate<string>(`${entry}.querySelector('details[open] pre').textContent`));
     assert.equal(record.operation, 'calendar.calendarList.list');
     assert.equal(record.clientId, 'local-calendar-client');
@@ -138,6 +141,17 @@ describe('the inspector page in Chromium (CONTRACT §11)', { skip: BROWSER_SKIP,
     assert.deepEqual(await page.evaluate(visible), []);
     await page.fill('Status', '200', '#journal');
     assert.ok((await page.evaluate<string[]>(visible)).includes('calendar.calendarList.list'));
+  });
+
+  it('opens on the newest fifty entries of a long journal, not the oldest thousand', async (t) => {
+    const { url, browser } = await launch(t);
+    for (let i = 0; i < 120; i++) await call(`${url}/nope-${i}`);
+    const page = await openPage(browser, `${url}${AIKO_WEEK}`);
+    await page.waitUntil(`document.querySelectorAll('#journal-entries li').length >= 50`, 'the first page');
+    const ids = await page.evaluate<string[]>(`[...document.querySelectorAll('#journal-entries li')].map((li) => li.dataset.id)`);
+    assert.equal(ids.length, 50);
+    assert.equal(ids[0], '120');
+    assert.equal(ids.at(-1), '71');
   });
 
   it('a fault added from the form makes the next API call fail with it; an invalid one shows the API error', async (t) => {
