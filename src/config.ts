@@ -14,6 +14,8 @@ export interface Options {
   allowedHosts: string[];
   /** One stderr line per answered request (--log-requests). */
   logRequests: boolean;
+  /** Workspaces besides the root (CONTRACT §15). */
+  maxWorkspaces: number;
 }
 
 export const DEFAULT_FIXTURE = new URL('../fixtures/default.json', import.meta.url).pathname;
@@ -27,10 +29,14 @@ export const DEFAULTS: Options = {
   journalSize: 10_000,
   allowedHosts: [],
   logRequests: false,
+  maxWorkspaces: 1_000,
 };
 
 /** The largest --journal-size: a million entries is already hundreds of megabytes of bodies. */
 export const MAX_JOURNAL_SIZE = 1_000_000;
+
+/** The largest --max-workspaces. */
+export const MAX_WORKSPACES = 100_000;
 
 /** The environment variable that names a running service's base URL, for every part of the project. */
 export const URL_VARIABLE = 'CALENDAR_EMULATOR_URL';
@@ -57,7 +63,7 @@ export type Command =
   | { kind: 'help' }
   | { kind: 'version' };
 
-type OptionKey = 'host' | 'port' | 'db' | 'fixture' | 'baseUrl' | 'journalSize' | 'allowedHosts' | 'logRequests' | 'quiet' | 'exportOnExit';
+type OptionKey = 'host' | 'port' | 'db' | 'fixture' | 'baseUrl' | 'journalSize' | 'allowedHosts' | 'logRequests' | 'maxWorkspaces' | 'quiet' | 'exportOnExit';
 
 interface FlagSpec {
   key: OptionKey;
@@ -75,6 +81,7 @@ const FLAGS: Record<string, FlagSpec> = {
   '--journal-size': { key: 'journalSize', env: 'CALENDAR_JOURNAL_SIZE' },
   '--allowed-hosts': { key: 'allowedHosts', env: 'CALENDAR_ALLOWED_HOSTS' },
   '--log-requests': { key: 'logRequests', env: 'CALENDAR_LOG_REQUESTS', switch: true },
+  '--max-workspaces': { key: 'maxWorkspaces', env: 'CALENDAR_MAX_WORKSPACES' },
   '--quiet': { key: 'quiet', switch: true },
   '--export-on-exit': { key: 'exportOnExit' },
 };
@@ -105,6 +112,8 @@ Options (flags win over environment variables):
                                            accept, comma-separated: name or name:port (containers)
   --log-requests         CALENDAR_LOG_REQUESTS=1
                                            one stderr line per answered request (no query or body)
+  --max-workspaces <n>   CALENDAR_MAX_WORKSPACES
+                                           workspaces besides the root, /__svc/workspaces (default 1000)
   --export-on-exit <file>                  write the workspace export there before stopping
   --quiet                                  no banner on stderr after the Listening line
   --help                                   print this help and exit
@@ -159,6 +168,7 @@ export function resolveOptions(raw: {
   journalSize?: string | number | undefined;
   allowedHosts?: string | readonly string[] | undefined;
   logRequests?: string | boolean | undefined;
+  maxWorkspaces?: string | number | undefined;
 }): Options {
   const port = integerOption('--port', raw.port, DEFAULTS.port, 65535);
   const host = raw.host ?? DEFAULTS.host;
@@ -187,6 +197,7 @@ export function resolveOptions(raw: {
     journalSize,
     allowedHosts: allowedHostsOption(raw.allowedHosts),
     logRequests: raw.logRequests === true || raw.logRequests === 'true',
+    maxWorkspaces: integerOption('--max-workspaces', raw.maxWorkspaces, DEFAULTS.maxWorkspaces, MAX_WORKSPACES),
   };
 }
 

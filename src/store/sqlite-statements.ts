@@ -82,7 +82,7 @@ export const ACCESS_TOKEN_PURGE =
   '(SELECT expires_at, hash FROM access_tokens WHERE expires_at < ? ORDER BY expires_at, hash LIMIT ?)';
 
 /** The tables clearWorkspace empties: every one but meta. */
-const WORKSPACE_TABLES = [
+export const WORKSPACE_TABLES = [
   'clients',
   'users',
   'calendars',
@@ -113,6 +113,7 @@ export function prepareStatements(db: DatabaseSync) {
     giveBackSeq: p("UPDATE meta SET value = ? WHERE key = 'seq' AND value = ?"),
 
     clear: WORKSPACE_TABLES.map((t) => p(`DELETE FROM ${t}`)),
+    countEvents: p('SELECT (SELECT COUNT(*) FROM events) + (SELECT COUNT(*) FROM shared_copies) AS n'),
 
     putClient: p(
       'INSERT INTO clients (id, secret_hash, redirect_uris) VALUES (?, ?, ?) ' +
