@@ -32,7 +32,9 @@ export interface JournalPage {
 }
 
 export class Journal {
-  readonly #slots: Array<Recorded | undefined>;
+  // Grown as entries arrive, up to #capacity: an idle workspace (CONTRACT §15) holds no slots.
+  readonly #slots: Array<Recorded | undefined> = [];
+  readonly #capacity: number;
   readonly #clock: Clock;
   readonly #log: Logger;
   /** Where the next entry goes. */
@@ -43,14 +45,14 @@ export class Journal {
 
   /** `capacity` 0 records nothing. */
   constructor(capacity: number, clock: Clock, log: Logger) {
-    this.#slots = new Array<Recorded | undefined>(capacity);
+    this.#capacity = capacity;
     this.#clock = clock;
     this.#log = log;
   }
 
   /** Records a request after its answer was written; `durationMs` is real time, not the service clock. */
   record(req: ApiRequest, result: Result, durationMs: number): void {
-    const capacity = this.#slots.length;
+    const capacity = this.#capacity;
     if (capacity === 0 || req.path === '/__svc' || req.path.startsWith('/__svc/')) return;
     try {
       const size = req.body.length;
@@ -86,7 +88,7 @@ export class Journal {
   /** The entries after `since` that pass the filters, oldest first, at most `limit`. */
   read(query: JournalQuery): JournalPage {
     if (this.#count === 0) return { requests: [], last: 0 };
-    const capacity = this.#slots.length;
+    const capacity = this.#capacity;
     const last = this.#nextId - 1;
     const requests: JournalEntry[] = [];
     // The ids held run without gaps from oldest to last, so `since` gives the first slot to read.
@@ -105,7 +107,7 @@ export class Journal {
 
   /** Empties the journal (DELETE /__svc/requests, reset, fixture load); numbering goes on. */
   clear(): void {
-    this.#slots.fill(undefined);
+    this.#slots.length = 0;
     this.#next = 0;
     this.#count = 0;
   }
