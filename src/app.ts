@@ -26,6 +26,7 @@ export class App {
   /** The TCP port the server is bound to; set once it is listening (webhooks must not point at it). */
   port = 0;
   readonly #resetListeners: Array<() => void> = [];
+  readonly #fixtureListeners: Array<() => void> = [];
   readonly #revokeListeners: Array<(connectionId: string) => void> = [];
   readonly #shutdownListeners: Array<() => void> = [];
   readonly #changeListeners: Array<(resource: ChannelResource) => void> = [];
@@ -39,9 +40,20 @@ export class App {
     this.allowedHosts = deps.allowedHosts ?? [];
   }
 
-  /** Called after the workspace is replaced (reset or fixture load): drop all in-memory OAuth and channel state. */
+  /**
+   * Called after the workspace's data is replaced (reset, fixture load, a checkpoint restored):
+   * drop all in-memory OAuth and channel state, and every cache of what the store held.
+   */
   onWorkspaceReplaced(listener: () => void): void {
     this.#resetListeners.push(listener);
+  }
+
+  /**
+   * Called after a reset or fixture load, after the onWorkspaceReplaced listeners: what is not
+   * data (fault rules, the journal) goes too. A checkpoint restore leaves those alone.
+   */
+  onFixtureLoaded(listener: () => void): void {
+    this.#fixtureListeners.push(listener);
   }
 
   /** Called after a connection is revoked: drop its codes, stop its deliveries. */
@@ -76,7 +88,17 @@ export class App {
       return loadFixture(this.store, fixture, this.clock.now());
     });
     for (const listener of this.#resetListeners) listener();
+    for (const listener of this.#fixtureListeners) listener();
     return counts;
+  }
+
+  /** Puts back the data a snapshot kept (Store.takeSnapshot); page and sync tokens taken since go stale. */
+  restoreSnapshot(id: number): void {
+    this.store.transaction(() => {
+      this.store.restoreSnapshot(id);
+      bumpGeneration(this.store);
+    });
+    for (const listener of this.#resetListeners) listener();
   }
 
   /** POST /__svc/reset: back to the startup fixture and to real time. */

@@ -16,6 +16,8 @@ export interface Options {
   logRequests: boolean;
   /** Serve Google's Calendar MCP server at /mcp/v1 (--mcp, CONTRACT §17). */
   mcp: boolean;
+  /** Workspaces besides the root (CONTRACT §15). */
+  maxWorkspaces: number;
 }
 
 export const DEFAULT_FIXTURE = new URL('../fixtures/default.json', import.meta.url).pathname;
@@ -30,10 +32,14 @@ export const DEFAULTS: Options = {
   allowedHosts: [],
   logRequests: false,
   mcp: false,
+  maxWorkspaces: 1_000,
 };
 
 /** The largest --journal-size: a million entries is already hundreds of megabytes of bodies. */
 export const MAX_JOURNAL_SIZE = 1_000_000;
+
+/** The largest --max-workspaces. */
+export const MAX_WORKSPACES = 100_000;
 
 /** The environment variable that names a running service's base URL, for every part of the project. */
 export const URL_VARIABLE = 'CALENDAR_EMULATOR_URL';
@@ -60,7 +66,7 @@ export type Command =
   | { kind: 'help' }
   | { kind: 'version' };
 
-type OptionKey = 'host' | 'port' | 'db' | 'fixture' | 'baseUrl' | 'journalSize' | 'allowedHosts' | 'logRequests' | 'mcp' | 'quiet' | 'exportOnExit';
+type OptionKey = 'host' | 'port' | 'db' | 'fixture' | 'baseUrl' | 'journalSize' | 'allowedHosts' | 'logRequests' | 'mcp' | 'maxWorkspaces' | 'quiet' | 'exportOnExit';
 
 interface FlagSpec {
   key: OptionKey;
@@ -79,6 +85,7 @@ const FLAGS: Record<string, FlagSpec> = {
   '--allowed-hosts': { key: 'allowedHosts', env: 'CALENDAR_ALLOWED_HOSTS' },
   '--log-requests': { key: 'logRequests', env: 'CALENDAR_LOG_REQUESTS', switch: true },
   '--mcp': { key: 'mcp', env: 'CALENDAR_MCP', switch: true },
+  '--max-workspaces': { key: 'maxWorkspaces', env: 'CALENDAR_MAX_WORKSPACES' },
   '--quiet': { key: 'quiet', switch: true },
   '--export-on-exit': { key: 'exportOnExit' },
 };
@@ -110,6 +117,8 @@ Options (flags win over environment variables):
   --log-requests         CALENDAR_LOG_REQUESTS=1
                                            one stderr line per answered request (no query or body)
   --mcp                  CALENDAR_MCP=1    serve Google's Calendar MCP server at /mcp/v1
+  --max-workspaces <n>   CALENDAR_MAX_WORKSPACES
+                                           workspaces besides the root, /__svc/workspaces (default 1000)
   --export-on-exit <file>                  write the workspace export there before stopping
   --quiet                                  no banner on stderr after the Listening line
   --help                                   print this help and exit
@@ -165,6 +174,7 @@ export function resolveOptions(raw: {
   allowedHosts?: string | readonly string[] | undefined;
   logRequests?: string | boolean | undefined;
   mcp?: string | boolean | undefined;
+  maxWorkspaces?: string | number | undefined;
 }): Options {
   const port = integerOption('--port', raw.port, DEFAULTS.port, 65535);
   const host = raw.host ?? DEFAULTS.host;
@@ -194,6 +204,7 @@ export function resolveOptions(raw: {
     allowedHosts: allowedHostsOption(raw.allowedHosts),
     logRequests: raw.logRequests === true || raw.logRequests === 'true',
     mcp: raw.mcp === true || raw.mcp === 'true',
+    maxWorkspaces: integerOption('--max-workspaces', raw.maxWorkspaces, DEFAULTS.maxWorkspaces, MAX_WORKSPACES),
   };
 }
 

@@ -1,5 +1,5 @@
-// The node:http handler: reads the request, picks the surface that owns the path, routes, runs the
-// handler and writes its Result. Anything not routed answers 501 (CONTRACT §6). CORS preflights
+// The node:http handler: reads the request, picks the workspace (CONTRACT §15) and the surface
+// that own the path, routes, runs the handler and writes its Result. Anything not routed answers 501 (CONTRACT §6). CORS preflights
 // and headers for browser apps (CONTRACT §12) are added here, around every surface's answer.
 // Every answer written is reported to onAnswered (the request journal, CONTRACT §9).
 
@@ -9,6 +9,7 @@ import type { Logger } from './http/log.ts';
 import { emptyTrace, readBody, RequestError } from './http/request.ts';
 import type { ApiRequest } from './http/request.ts';
 import { writeResult } from './http/respond.ts';
+import { json } from './http/result.ts';
 import type { Result } from './http/result.ts';
 import type { Surface } from './http/surface.ts';
 import { unroutedError, unsupported } from './http/unrouted.ts';
@@ -18,20 +19,34 @@ import { unroutedError, unsupported } from './http/unrouted.ts';
 // and its events) that load undici, about 30 ms of every start-up.
 const { createServer } = process.getBuiltinModule('node:http');
 
-export interface HttpServerOptions {
+/** One workspace as a listener serves it (src/workspace.ts builds them). */
+export interface Site {
   surfaces: Surface[];
-  log: Logger;
-  baseUrl: () => string;
   /** The store's pending commit (Store.durable): every answer waits for it, see handle(). */
-  durable: () => Promise<void> | undefined;
-  /** Default DEFAULT_TIMEOUTS; tests shorten them to prove slow clients are cut off. */
-  timeouts?: HttpTimeouts | undefined;
+  durable(): Promise<void> | undefined;
   /**
    * Told of every request once its answer is written (preflights and 501s included; not a
    * request whose client went away unanswered), with the real milliseconds it took. It must
    * not throw.
    */
-  onAnswered?: ((req: ApiRequest, result: Result, durationMs: number) => void) | undefined;
+  onAnswered?(req: ApiRequest, result: Result, durationMs: number): void;
+}
+
+/** Where a request goes: the site, the path its surfaces see, and the base URL it is served under. */
+export interface Routed {
+  site: Site;
+  path: string;
+  baseUrl: string;
+  /** The path prefix stripped from the request's path ('' when none). */
+  prefix: string;
+}
+
+export interface HttpServerOptions {
+  /** The site owning a path (the prefix stripped), or undefined: a workspace that does not exist. */
+  route(path: string): Routed | undefined;
+  log: Logger;
+  /** Default DEFAULT_TIMEOUTS; tests shorten them to prove slow clients are cut off. */
+  timeouts?: HttpTimeouts | undefined;
 }
 
 /** How long a client may take to send its headers, and its whole request (slowloris defence). */
@@ -100,33 +115,40 @@ async function handle(options: HttpServerOptions, incoming: IncomingMessage, res
   const started = performance.now();
   const url = incoming.url ?? '/';
   const q = url.indexOf('?');
-  const path = q === -1 ? url : url.slice(0, q);
-  const surface = options.surfaces.find((s) => s.owns(path));
+  const routed = options.route(q === -1 ? url : url.slice(0, q));
+  if (routed === undefined) {
+    incoming.resume();
+    writeResult(res, json(404, { error: 'not_found', error_description: 'No workspace with this id: it was never created, or has been deleted.' }));
+    return;
+  }
+  const { site, path } = routed;
+  const surface = site.surfaces.find((s) => s.owns(path));
   const req: ApiRequest = {
     method: effectiveMethod(incoming),
     path,
     query: new URLSearchParams(q === -1 ? '' : url.slice(q + 1)),
     headers: incoming.headers,
     body: Buffer.alloc(0),
-    baseUrl: options.baseUrl(),
+    baseUrl: routed.baseUrl,
+    prefix: routed.prefix,
     localPort: incoming.socket.localPort ?? 0,
     trace: emptyTrace(),
   };
   if (hostHeaders(incoming) > 1) {
     incoming.resume();
     const refused = new RequestError(400, 'badRequest', 'The request carries more than one Host header.');
-    answer(options, res, req, surface ? surface.renderError(refused, req) : unroutedError(refused), started);
+    answer(site, res, req, surface ? surface.renderError(refused, req) : unroutedError(refused), started);
     return;
   }
   const origin = corsOrigin(req);
   if (origin !== undefined && isPreflight(req)) {
     incoming.resume();
-    answer(options, res, req, preflightAnswer(req, origin), started);
+    answer(site, res, req, preflightAnswer(req, origin), started);
     return;
   }
   if (!surface) {
     incoming.resume();
-    answer(options, res, req, unsupported(), started);
+    answer(site, res, req, unsupported(), started);
     return;
   }
   let result: Result;
@@ -144,7 +166,7 @@ async function handle(options: HttpServerOptions, incoming: IncomingMessage, res
   // Writes commit in groups (Store.durable). An answer waits for the group it may have seen:
   // a write is acknowledged only once committed, and a read never shows data that a failed
   // commit then drops. A failed commit turns the answer into the surface's 500.
-  const pending = options.durable();
+  const pending = site.durable();
   if (pending !== undefined) {
     try {
       await pending;
@@ -156,12 +178,12 @@ async function handle(options: HttpServerOptions, incoming: IncomingMessage, res
   // Answered before the body arrived (413, 403, 501 ...): close rather than read the rest.
   if (!incoming.complete) result = { ...result, headers: { ...result.headers, Connection: 'close' } };
   if (origin !== undefined) result = withCorsHeaders(result, origin);
-  answer(options, res, req, result, started, incoming.method === 'HEAD');
+  answer(site, res, req, result, started, incoming.method === 'HEAD');
 }
 
-function answer(options: HttpServerOptions, res: ServerResponse, req: ApiRequest, result: Result, started: number, headOnly = false): void {
+function answer(site: Site, res: ServerResponse, req: ApiRequest, result: Result, started: number, headOnly = false): void {
   writeResult(res, result, headOnly);
-  options.onAnswered?.(req, result, performance.now() - started);
+  site.onAnswered?.(req, result, performance.now() - started);
 }
 
 async function run(surface: Surface, req: ApiRequest, incoming: IncomingMessage): Promise<Result> {

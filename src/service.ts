@@ -1,32 +1,23 @@
 // The composition root: one running service from its options, the same for the CLI and for the
-// in-process start of src/index.ts. It opens the store, builds the App, push, the fault rules, the
-// request journal and the three surfaces, and listens.
+// in-process start of src/index.ts. It opens the root's store, builds the root workspace
+// (workspace.ts) and the others a database file lists (workspaces.ts), and listens.
 
 import type { AddressInfo } from 'node:net';
-import { App } from './app.ts';
-import { createRenderCache } from './calendar/list-items.ts';
-import { CALENDAR_ROUTES, createCalendarSurface } from './calendar/routes.ts';
-import { createWindowCache } from './calendar/window-cache.ts';
+import type { App } from './app.ts';
 import { baseUrlFor, resolveOptions } from './config.ts';
 import type { Options } from './config.ts';
-import { FaultRules } from './faults/rules.ts';
-import { Clock } from './domain/clock.ts';
 import { timerScheduler } from './domain/scheduler.ts';
 import type { Scheduler } from './domain/scheduler.ts';
 import { parseFixtureText, readFixtureText } from './fixtures.ts';
-import type { Fixture } from './fixtures.ts';
-import { requestLine, silentLogger, stderrLogger } from './http/log.ts';
+import { silentLogger, stderrLogger } from './http/log.ts';
 import type { Logger } from './http/log.ts';
-import { Journal } from './journal/journal.ts';
-import { createManagementSurface } from './management/routes.ts';
-import { createMcpSurface } from './mcp/routes.ts';
-import { MCP_OPERATIONS } from './mcp/tools.ts';
-import { createBearerCache } from './oauth/bearer.ts';
-import { createOAuthSurface } from './oauth/routes.ts';
-import { startPush } from './push/service.ts';
 import { createHttpServer } from './server.ts';
 import type { HttpTimeouts } from './server.ts';
 import { openStore } from './store/open.ts';
+import { buildWorkspace } from './workspace.ts';
+import type { FixtureSource } from './workspace.ts';
+import { Workspaces } from './workspaces.ts';
+import type { HostSettings } from './workspaces.ts';
 
 export interface StartOptions {
   host?: string | undefined;
@@ -49,6 +40,8 @@ export interface StartOptions {
   logRequests?: boolean | undefined;
   /** Serve Google's Calendar MCP server at /mcp/v1 (CONTRACT §17; default off). */
   mcp?: boolean | undefined;
+  /** Workspaces besides the root (CONTRACT §15; default 1,000). */
+  maxWorkspaces?: number | undefined;
 }
 
 export interface RunningService {
@@ -63,8 +56,6 @@ export interface LaunchedService extends RunningService {
   app: App;
 }
 
-const SEEDED = 'seeded';
-
 export async function launch(startOptions: StartOptions = {}): Promise<LaunchedService> {
   const options: Options = resolveOptions({
     host: startOptions.host,
@@ -76,64 +67,61 @@ export async function launch(startOptions: StartOptions = {}): Promise<LaunchedS
     allowedHosts: startOptions.allowedHosts,
     logRequests: startOptions.logRequests,
     mcp: startOptions.mcp,
+    maxWorkspaces: startOptions.maxWorkspaces,
   });
   const log = startOptions.log === true ? stderrLogger : startOptions.log ? startOptions.log : silentLogger;
-  // Asked for in-process without a logger of its own, the request lines still reach stderr.
-  const requestLog = log === silentLogger ? stderrLogger : log;
   // The startup fixture is kept as JSON text, not as parsed objects: a reset re-parses it, and a
   // workspace of 100k events does not pay for a second, idle copy of itself in memory.
-  const fixtureSource =
+  const fixture: FixtureSource =
     typeof options.fixture === 'string' ? { text: readFixtureText(options.fixture), name: `fixture file ${options.fixture}` } : { text: JSON.stringify(options.fixture), name: 'the fixture' };
-  const fixture: Fixture = parseFixtureText(fixtureSource.text, fixtureSource.name);
+  // Checked before the store opens: an invalid fixture creates no database file.
+  parseFixtureText(fixture.text, fixture.name);
+  const settings: HostSettings = {
+    host: options.host,
+    allowedHosts: options.allowedHosts,
+    journalSize: options.journalSize,
+    logRequests: options.logRequests,
+    mcp: options.mcp,
+    log,
+    // Asked for in-process without a logger of its own, the request lines still reach stderr.
+    requestLog: log === silentLogger ? stderrLogger : log,
+    scheduler: startOptions.scheduler ?? timerScheduler,
+    db: options.db,
+    maxWorkspaces: options.maxWorkspaces,
+    fixture,
+    urlFor: (port) => baseUrlFor({ ...options, baseUrl: undefined }, port),
+    timeouts: startOptions.httpTimeouts,
+  };
   const store = await openStore(options.db);
-  const clock = new Clock();
-  const app = new App({ store, clock, log, startupFixture: () => parseFixtureText(fixtureSource.text, fixtureSource.name), host: options.host, allowedHosts: options.allowedHosts });
-  // The one Notifier of this App (startPush subscribes it to the App's events), for the watch
-  // methods and GET /__svc/channels.
-  // The fault rules (CONTRACT §8) every surface and the notifier consult; reset and fixture load delete them.
-  const faults = new FaultRules([...CALENDAR_ROUTES.map((route) => route.operation), ...MCP_OPERATIONS]);
-  app.onWorkspaceReplaced(() => faults.clear());
-  const notifier = startPush(app, startOptions.scheduler ?? timerScheduler, {}, faults);
+  let workspaces: Workspaces;
   try {
-    // The startup fixture seeds only a new database (or a :memory: session): an existing file keeps its data.
-    seedNewWorkspace(app, fixture);
+    const root = buildWorkspace(store, fixture, settings);
+    workspaces = new Workspaces(root, settings);
+    await workspaces.reopen();
     // Committed before the Listening line, so a service killed right after it has its workspace.
     await store.durable();
   } catch (error) {
     store.close();
     throw error;
   }
-
-  // One cache of authentications for both surfaces that take bearer tokens.
-  const bearers = createBearerCache(app);
-  const caches = { renders: createRenderCache(app), windows: createWindowCache(app) };
-  const journal = new Journal(options.journalSize, clock, log);
-  app.onWorkspaceReplaced(() => journal.clear());
-  const surfaces = [createManagementSurface(app, { notifier, journal, faults, caches }), createOAuthSurface(app, bearers, faults), createCalendarSurface(app, bearers, caches, notifier, faults)];
-  if (options.mcp) surfaces.push(createMcpSurface(app, bearers, caches, notifier, faults));
-  const { server, stop } = createHttpServer({
-    surfaces,
-    log,
-    baseUrl: () => app.baseUrl,
-    durable: () => app.store.durable(),
-    timeouts: startOptions.httpTimeouts,
-    onAnswered: options.logRequests
-      ? (req, result, durationMs) => {
-          journal.record(req, result, durationMs);
-          requestLog.info(requestLine(req, result.status, durationMs, clock.now()));
-        }
-      : (req, result, durationMs) => journal.record(req, result, durationMs),
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
+  workspaces.rootSurfaces();
+  const { server, stop } = createHttpServer({ route: (path) => workspaces.route(path), log, timeouts: startOptions.httpTimeouts });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port, options.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (error) {
+    await workspaces.close();
+    workspaces.root.close();
+    throw error;
+  }
   const { port } = server.address() as AddressInfo;
-  app.port = port;
-  app.baseUrl = baseUrlFor(options, port);
+  workspaces.listening(baseUrlFor(options, port), port);
+  const { app } = workspaces.root;
 
   let closing: Promise<void> | undefined;
   return {
@@ -141,22 +129,9 @@ export async function launch(startOptions: StartOptions = {}): Promise<LaunchedS
     app,
     close() {
       // A fault's delay (up to 30 s) would hold an in-flight answer, and so the stop, that long.
-      faults.endDelays();
-      closing ??= stop().then(() => {
-        app.shutdown();
-        store.close();
-      });
+      workspaces.root.faults.endDelays();
+      closing ??= Promise.all([stop(), workspaces.close()]).then(() => workspaces.root.close());
       return closing;
     },
   };
-}
-
-// A module-level function on purpose: a closure inside start() would keep the parsed fixture
-// (every event of it) alive for as long as the service runs.
-function seedNewWorkspace(app: App, fixture: Fixture): void {
-  if (app.store.getMeta(SEEDED) !== undefined) return;
-  app.store.transaction(() => {
-    app.loadFixture(fixture);
-    app.store.setMeta(SEEDED, new Date(app.clock.now()).toISOString());
-  });
 }

@@ -166,6 +166,7 @@ Runs the consent flow of a running service for one test user and prints the toke
                          (default: calendar)
   --offline              also issue a refresh token (access_type=offline)
   --url <base>           the service (default: $CALENDAR_EMULATOR_URL, else http://127.0.0.1:8080)
+  --workspace <id>       a workspace of the service (its /w/<id>/ prefix) instead of the root
   --field <name>         print only this field of the token response (access_token, ...)
   --client-id <id>       default ${DEFAULT_CLIENT.id}
   --client-secret <s>    default ${DEFAULT_CLIENT.secret}
@@ -183,6 +184,7 @@ const VALUE_FLAGS = {
   '--client-secret': 'clientSecret',
   '--redirect-uri': 'redirectUri',
   '--field': 'field',
+  '--workspace': 'workspace',
 } as const;
 
 type ValueKey = (typeof VALUE_FLAGS)[keyof typeof VALUE_FLAGS];
@@ -208,7 +210,10 @@ function parseArguments(argv: string[], defaultUrl: string | undefined): { value
   const url = values.url ?? defaultUrl ?? 'http://127.0.0.1:8080';
   if (!/^https?:\/\/[^/]+\/?$/.test(url)) throw new UsageError(`--url must be a base URL such as http://127.0.0.1:8080, not ${JSON.stringify(url)}`);
   if (values.scope !== undefined && expandScopes(values.scope).length === 0) throw new UsageError('--scope needs at least one scope');
-  return { values: { ...values, url: url.replace(/\/$/, '') }, offline };
+  // CONTRACT §15: a workspace's ids are 1-40 characters of a-z, 0-9 and '-', so they need no escaping.
+  if (values.workspace !== undefined && !/^[a-z0-9-]{1,40}$/.test(values.workspace)) throw new UsageError(`--workspace must be a workspace id (a-z, 0-9, -), not ${JSON.stringify(values.workspace)}`);
+  const base = url.replace(/\/$/, '');
+  return { values: { ...values, url: values.workspace === undefined ? base : `${base}/w/${values.workspace}` }, offline };
 }
 
 /** `defaultUrl`: the service's URL from the environment (CALENDAR_EMULATOR_URL), when set. */

@@ -28,8 +28,10 @@ export interface ApiRequest {
   query: URLSearchParams;
   headers: IncomingMessage['headers'];
   body: Buffer;
-  /** The public base URL of the service (no trailing slash). */
+  /** The public base URL of the service (no trailing slash), a workspace's prefix included (CONTRACT §15). */
   baseUrl: string;
+  /** The workspace prefix stripped from the path (`/w/{id}`), '' at the root and on a workspace's own port. */
+  prefix?: string;
   /** The port the request arrived on: the service's own (CONTRACT §5's own-origin rule). */
   localPort: number;
   /** What the surfaces learn while answering, for the request journal and fault rules. */

@@ -15,6 +15,12 @@ export class ApiError extends Error {
 }
 
 /**
+ * The workspace prefix (CONTRACT §15) the page was opened under: '' at the root, '/w/{id}' in a
+ * workspace. Every path the page calls is the workspace's.
+ */
+export const PREFIX = location.pathname.slice(0, Math.max(0, location.pathname.lastIndexOf('/__svc/ui')));
+
+/**
  * Calls the service and returns its parsed JSON answer (undefined for an empty one, as 204s are).
  * @param {string} method
  * @param {string} path absolute path, e.g. /__svc/users
@@ -26,7 +32,7 @@ export async function api(method, path, body) {
   const init = body === undefined ? { method } : { method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) };
   let response;
   try {
-    response = await fetch(path, init);
+    response = await fetch(PREFIX + path, init);
   } catch {
     throw new ApiError(`${method} ${path}: the service did not answer (is it still running?)`, 0);
   }

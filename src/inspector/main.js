@@ -9,6 +9,7 @@ import { attempt, confirmBeforeActing } from './dom.js';
 import { createFaultsPanel } from './faults.js';
 import { createJournalPanel } from './journal.js';
 import { createOutboxPanel } from './outbox.js';
+import { createWorkspacePicker } from './picker.js';
 import { createWeekPanel } from './week.js';
 import { createWorkspacePanel } from './workspace.js';
 
@@ -25,6 +26,7 @@ const outbox = createOutboxPanel();
 const workspace = createWorkspacePanel(changed);
 const journal = createJournalPanel(onActivity);
 const panels = [week, access, outbox, faults, workspace];
+void createWorkspacePicker();
 
 /** @type {ReturnType<typeof setTimeout> | undefined} */
 let pending;

@@ -38,7 +38,9 @@ const PAGE_START = Buffer.from('{"requests":[');
 const COMMA = Buffer.from(',');
 
 export class Journal {
-  readonly #slots: Array<Kept | undefined>;
+  // Grown as entries arrive, up to #capacity: an idle workspace (CONTRACT §15) holds no slots.
+  readonly #slots: Array<Kept | undefined> = [];
+  readonly #capacity: number;
   readonly #clock: Clock;
   readonly #log: Logger;
   /** The slot of the oldest entry. */
@@ -50,14 +52,14 @@ export class Journal {
 
   /** `capacity` 0 records nothing. */
   constructor(capacity: number, clock: Clock, log: Logger) {
-    this.#slots = new Array<Kept | undefined>(capacity);
+    this.#capacity = capacity;
     this.#clock = clock;
     this.#log = log;
   }
 
   /** Records a request after its answer was written; `durationMs` is real time, not the service clock. */
   record(req: ApiRequest, result: Result, durationMs: number): void {
-    const capacity = this.#slots.length;
+    const capacity = this.#capacity;
     if (capacity === 0 || req.path === '/__svc' || req.path.startsWith('/__svc/')) return;
     try {
       const json = entryText(req, result, { id: this.#nextId, at: this.#clock.now(), durationMs });
@@ -82,7 +84,7 @@ export class Journal {
   read(query: JournalQuery): Buffer[] {
     const page: Buffer[] = [PAGE_START];
     let entries = 0;
-    const capacity = this.#slots.length;
+    const capacity = this.#capacity;
     // The ids held run without gaps from oldest to newest, so `since` gives the first slot to read.
     const last = this.#count === 0 ? 0 : this.#nextId - 1;
     const oldestId = this.#nextId - this.#count;
@@ -101,14 +103,14 @@ export class Journal {
 
   /** Empties the journal (DELETE /__svc/requests, reset, fixture load); numbering goes on. */
   clear(): void {
-    this.#slots.fill(undefined);
+    this.#slots.length = 0;
     this.#first = 0;
     this.#count = 0;
     this.#bytes = 0;
   }
 
   #dropOldest(): void {
-    const capacity = this.#slots.length;
+    const capacity = this.#capacity;
     this.#bytes -= (this.#slots[this.#first] as Kept).text.length;
     this.#slots[this.#first] = undefined;
     this.#first = (this.#first + 1) % capacity;

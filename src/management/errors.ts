@@ -14,7 +14,10 @@ type ManagementCode =
   | 'unsupported_media_type'
   | 'payload_too_large'
   | 'uri_too_long'
-  | 'server_error';
+  | 'server_error'
+  | 'conflict'
+  | 'too_many_workspaces'
+  | 'too_many_checkpoints';
 
 export class ManagementError extends Error {
   readonly status: number;

@@ -17,6 +17,8 @@ import type { Journal } from '../journal/journal.ts';
 import type { Notifier } from '../push/delivery.ts';
 import { listChannelsForManagement } from '../push/service.ts';
 import { ManagementError, renderManagementError } from './errors.ts';
+import { addCheckpointRoutes } from './checkpoints.ts';
+import type { Checkpoints } from './checkpoints.ts';
 import { addExportRoutes } from './export.ts';
 import { addFaultRoutes } from './faults.ts';
 import { refusal } from './guard.ts';
@@ -26,7 +28,7 @@ import { addOutboxRoutes } from './outbox.ts';
 import { assertObject } from '../validation.ts';
 import type { Fail } from '../validation.ts';
 
-/** What the management routes read and steer besides the App, each made once by src/index.ts. */
+/** What the management routes read and steer besides the App, each made once per workspace by src/workspace.ts. */
 export interface ManagementDeps {
   /** The App's push notifier, whose delivery logs GET /__svc/channels shows. */
   notifier: Notifier;
@@ -36,6 +38,8 @@ export interface ManagementDeps {
   journal: Journal;
   /** The Calendar API's read caches, which the read-only event views of CONTRACT §10 share. */
   caches: CalendarCaches;
+  /** The workspace's checkpoints (CONTRACT §15). */
+  checkpoints: Checkpoints;
 }
 
 export function createManagementSurface(app: App, deps: ManagementDeps): Surface {
@@ -91,10 +95,16 @@ export function createManagementSurface(app: App, deps: ManagementDeps): Surface
   addOutboxRoutes(routes, app);
   addExportRoutes(routes, app, deps.caches);
   addFaultRoutes(routes, deps.faults);
+  addCheckpointRoutes(routes, deps.checkpoints);
 
+  return managementSurface(app, 'management', (path) => path === '/__svc' || path.startsWith('/__svc/'), routes);
+}
+
+/** A surface with the management API's guard and error shape (CONTRACT §5), over `routes`. */
+export function managementSurface(app: App, name: string, owns: (path: string) => boolean, routes: Router<Handler>): Surface {
   return {
-    name: 'management',
-    owns: (path) => path === '/__svc' || path.startsWith('/__svc/'),
+    name,
+    owns,
     routes,
     admit: (req) => {
       const refused = refusal(app, req);

@@ -38,17 +38,27 @@ const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 
 /** Adds GET /__svc/ui and GET /__svc/ui/:file to the management routes. */
 export function addInspectorRoutes(routes: Router<Handler>): void {
-  const files = readInspectorFiles();
+  // Read once per process: every workspace (CONTRACT §15) serves the same files.
+  inspectorFiles ??= readInspectorFiles();
+  const files = inspectorFiles;
   const document = files.get(DOCUMENT);
   if (document === undefined) throw new Error(`src/inspector/${DOCUMENT} is missing`);
   routes
-    .add('GET', '/__svc/ui', () => document)
+    .add('GET', '/__svc/ui', (req) => (req.prefix ? underPrefix(document, req.prefix) : document))
     .add('GET', '/__svc/ui/:file', (_req, params) => {
       const file = params.file as string;
       const result = file === DOCUMENT ? undefined : files.get(file);
       if (result === undefined) throw new ManagementError(404, 'not_found', `The inspector has no file ${JSON.stringify(file)}.`);
       return result;
     });
+}
+
+let inspectorFiles: Map<string, Result> | undefined;
+
+// A workspace's inspector (CONTRACT §15): the document's links to its files and to the export
+// carry the workspace's prefix (the scripts find it in their own location, api.js).
+function underPrefix(document: Result, prefix: string): Result {
+  return { ...document, body: Buffer.from((document.body as Buffer).toString('utf8').replaceAll('"/__svc/', `"${prefix}/__svc/`)) };
 }
 
 // A fixed set of names read from disk here, looked up by exact name per request: no request path

@@ -47,6 +47,7 @@ export function showConsent(ctx: OAuthContext, req: ApiRequest): Result {
   }
   const nonce = ctx.consents.open(consent, now);
   return renderConsentPage({
+    action: `${req.prefix ?? ''}/oauth/authorize`,
     nonce,
     clientId: consent.clientId,
     redirectUri: consent.redirectUri,

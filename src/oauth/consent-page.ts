@@ -15,6 +15,8 @@ const STYLE =
 const STYLE_HASH = createHash('sha256').update(STYLE, 'utf8').digest('base64');
 
 export interface ConsentPageInput {
+  /** Where the form posts: /oauth/authorize under the workspace's prefix (CONTRACT §15). */
+  action: string;
   nonce: string;
   clientId: string;
   redirectUri: string;
@@ -40,7 +42,7 @@ export function renderConsentPage(input: ConsentPageInput): Result {
   <ul>
       ${scopes}
   </ul>
-  <form method="post" action="/oauth/authorize">
+  <form method="post" action="${escapeHtml(input.action)}">
     <input type="hidden" name="nonce" value="${escapeHtml(input.nonce)}">
     <p><label for="user">Test user</label><br>
       <select id="user" name="user">

@@ -35,6 +35,13 @@ export class CalendarEvents {
     return prev;
   }
 
+  /** A copy holding the same (frozen) records, indexed anew: a checkpoint's (Store.takeSnapshot). */
+  copy(): CalendarEvents {
+    const copy = new CalendarEvents();
+    for (const e of this.byId.values()) copy.put(e);
+    return copy;
+  }
+
   /** Removes e, which must be the stored record object. */
   remove(e: EventRecord): void {
     this.byId.delete(e.id);

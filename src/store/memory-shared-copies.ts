@@ -37,6 +37,20 @@ export class SharedCopies {
     };
   }
 
+  /** How many copies are stored. */
+  get size(): number {
+    return this.#holders.size;
+  }
+
+  /** A copy holding the same (frozen) records and holder sets, which no mutation changes in place. */
+  copy(): SharedCopies {
+    const copy = new SharedCopies();
+    for (const [organizer, copies] of this.#byOrganizer) {
+      for (const event of copies.byId.values()) copy.#add(event, this.#holders.get(key(organizer, event.id)) as ReadonlySet<string>);
+    }
+    return copy;
+  }
+
   get(organizerCalendarId: string, id: string): SharedCopyRecord | undefined {
     const event = this.#byOrganizer.get(organizerCalendarId)?.byId.get(id);
     const holders = this.#holders.get(key(organizerCalendarId, id));

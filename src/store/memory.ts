@@ -32,7 +32,7 @@ class Workspace {
   /** userId -> calendarId -> entry */
   readonly entries = new Map<string, Map<string, CalendarListEntryRecord>>();
   readonly events = new Map<string, CalendarEvents>();
-  readonly sharedCopies = new SharedCopies();
+  sharedCopies = new SharedCopies();
   readonly connections = new Map<string, ConnectionRecord>();
   readonly accessTokens = new Map<string, AccessTokenRecord>();
   readonly accessByConnection = new MultiIndex<string, string>();
@@ -41,6 +41,45 @@ class Workspace {
   readonly refreshByConnection = new MultiIndex<string, string>();
   readonly channels = new Map<string, ChannelRecord>();
   outbox = new MemoryOutbox();
+
+  /**
+   * A copy for a checkpoint (Store.takeSnapshot), sharing `outbox` instead of copying it (the
+   * outbox is not part of a checkpoint). Stored records are never changed in place (a write puts
+   * a new one), so the copy shares them and builds only its own maps and indexes.
+   */
+  copy(outbox: MemoryOutbox): Workspace {
+    const to = new Workspace();
+    copyInto(this.clients, to.clients);
+    copyInto(this.users, to.users);
+    copyInto(this.calendars, to.calendars);
+    for (const [userId, entries] of this.entries) to.entries.set(userId, new Map(entries));
+    for (const [calendarId, events] of this.events) to.events.set(calendarId, events.copy());
+    to.sharedCopies = this.sharedCopies.copy();
+    copyInto(this.connections, to.connections);
+    for (const token of this.accessTokens.values()) {
+      to.accessTokens.set(token.hash, token);
+      to.accessByConnection.add(token.connectionId, token.hash);
+      to.accessByExpiry.insert(token);
+    }
+    for (const token of this.refreshTokens.values()) {
+      to.refreshTokens.set(token.hash, token);
+      to.refreshByConnection.add(token.connectionId, token.hash);
+    }
+    copyInto(this.channels, to.channels);
+    to.outbox = outbox;
+    return to;
+  }
+
+  /** Stored events: each calendar's own, and each shared copy once. */
+  countEvents(): number {
+    let count = this.sharedCopies.size;
+    for (const events of this.events.values()) count += events.byId.size;
+    return count;
+  }
+}
+
+function copyInto<K, V>(from: ReadonlyMap<K, V>, to: Map<K, V>): void {
+  for (const [key, value] of from) to.set(key, value);
 }
 
 export class MemoryStore implements Store {
@@ -49,6 +88,9 @@ export class MemoryStore implements Store {
   readonly #meta = new Map<string, string>();
   #seq = 0;
   #depth = 0;
+  /** Checkpoints' copies of the workspace (takeSnapshot), by id; their outbox is never read. */
+  readonly #snapshots = new Map<number, Workspace>();
+  #nextSnapshot = 1;
   readonly #undo: (() => void)[] = [];
 
   /**
@@ -122,6 +164,26 @@ export class MemoryStore implements Store {
     const prev = this.#ws;
     this.#ws = new Workspace();
     this.#log(() => (this.#ws = prev));
+  }
+
+  takeSnapshot(): number {
+    const id = this.#nextSnapshot++;
+    this.#snapshots.set(id, this.#ws.copy(new MemoryOutbox()));
+    return id;
+  }
+  restoreSnapshot(id: number): void {
+    const snapshot = this.#snapshots.get(id);
+    if (snapshot === undefined) throw new Error(`no snapshot ${id}`);
+    const prev = this.#ws;
+    // A copy again, so that the snapshot can be restored once more.
+    this.#ws = snapshot.copy(prev.outbox);
+    this.#log(() => (this.#ws = prev));
+  }
+  dropSnapshot(id: number): void {
+    this.#snapshots.delete(id);
+  }
+  countEvents(): number {
+    return this.#ws.countEvents();
   }
 
   putClient(client: ClientRecord): void {

@@ -96,7 +96,7 @@ export const OUTBOX_PAGE = `SELECT * FROM outbox
   ORDER BY id LIMIT ?2`;
 
 /** The tables clearWorkspace empties: every one but meta. */
-const WORKSPACE_TABLES = [
+export const WORKSPACE_TABLES = [
   'clients',
   'users',
   'calendars',
@@ -127,6 +127,7 @@ export function prepareStatements(db: DatabaseSync) {
     giveBackSeq: p("UPDATE meta SET value = ? WHERE key = 'seq' AND value = ?"),
 
     clear: WORKSPACE_TABLES.map((t) => p(`DELETE FROM ${t}`)),
+    countEvents: p('SELECT (SELECT COUNT(*) FROM events) + (SELECT COUNT(*) FROM shared_copies) AS n'),
 
     putClient: p(
       'INSERT INTO clients (id, secret_hash, redirect_uris) VALUES (?, ?, ?) ' +

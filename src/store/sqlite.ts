@@ -31,7 +31,7 @@ import { accessTokenColumns, calendarColumns, channelColumns, clientColumns, con
   outboxColumns, sharedCopyColumns, toOutboxMessage, toSharedCopy } from './sqlite-rows.ts';
 import type { AccessTokenRow, ChannelRow, EventRow, OutboxRow } from './sqlite-rows.ts';
 import { migrate } from './sqlite-schema.ts';
-import { prepareStatements } from './sqlite-statements.ts';
+import { prepareStatements, WORKSPACE_TABLES } from './sqlite-statements.ts';
 import type { Statements } from './sqlite-statements.ts';
 import type { AccessTokenRecord, CalendarListEntryRecord, CalendarRecord, ChannelRecord, ChannelResource,
   ClientRecord, ConnectionRecord, EventRecord, NewOutboxMessage, OutboxMessageRecord, OutboxPage, RefreshTokenRecord, SharedCopyRecord, Store, UserRecord } from './store.ts';
@@ -64,6 +64,12 @@ export function openSqliteStore(path: string, sqlite: typeof import('node:sqlite
  */
 const USERS_LIST = 'users';
 
+/** What a snapshot (Store.takeSnapshot) keeps: the workspace's tables but the outbox. */
+const SNAPSHOT_TABLES = WORKSPACE_TABLES.filter((table) => table !== 'outbox');
+
+/** A snapshot's copy of `table`: a temporary table, in memory (temp_store) and private to this connection. */
+const snapshotTable = (id: number, table: string): string => `temp.snapshot_${id}_${table}`;
+
 const byId = (x: { id: string }, y: { id: string }): number => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0);
 
 export class SqliteStore implements Store {
@@ -79,6 +85,8 @@ export class SqliteStore implements Store {
   #closed = false;
   /** Rows written since the last COMMIT (the checkpointer counts them). */
   #writes = 0;
+  readonly #snapshots = new Set<number>();
+  #nextSnapshot = 1;
 
   /** Use openSqliteStore, which configures and migrates the database first. */
   constructor(db: DatabaseSync, checkpointer: Checkpointer) {
@@ -205,6 +213,28 @@ export class SqliteStore implements Store {
 
   clearWorkspace(): void {
     this.#cascade(this.#sql.clear);
+  }
+
+  // Copies kept with SQL alone (CREATE TABLE AS, INSERT ... SELECT): no row is decoded into
+  // JavaScript, and the temporary tables have no indexes to maintain.
+  takeSnapshot(): number {
+    const id = this.#nextSnapshot++;
+    this.#noticeOthers();
+    this.#db.exec(SNAPSHOT_TABLES.map((table) => `CREATE TABLE ${snapshotTable(id, table)} AS SELECT * FROM main.${table};`).join('\n'));
+    this.#snapshots.add(id);
+    return id;
+  }
+  restoreSnapshot(id: number): void {
+    if (!this.#snapshots.has(id)) throw new Error(`no snapshot ${id}`);
+    this.#cascade(SNAPSHOT_TABLES.flatMap((table) => [this.#db.prepare(`DELETE FROM main.${table}`), this.#db.prepare(`INSERT INTO main.${table} SELECT * FROM ${snapshotTable(id, table)}`)]));
+  }
+  dropSnapshot(id: number): void {
+    if (!this.#snapshots.delete(id)) return;
+    this.#db.exec(SNAPSHOT_TABLES.map((table) => `DROP TABLE ${snapshotTable(id, table)};`).join('\n'));
+  }
+  countEvents(): number {
+    this.#noticeOthers();
+    return Number(this.#sql.countEvents.get()?.['n']);
   }
 
   putClient(c: ClientRecord): void {

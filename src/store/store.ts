@@ -204,6 +204,21 @@ export interface Store {
   /** Deletes every workspace record: clients, users, calendars, entries, events, shared copies, connections, tokens, channels, the outbox. Meta stays. */
   clearWorkspace(): void;
 
+  /**
+   * Keeps a copy of the workspace's data as it is now (every record clearWorkspace deletes but
+   * the outbox) for restoreSnapshot, and returns its id. Snapshots live as long as the store is
+   * open: closing it drops them.
+   */
+  takeSnapshot(): number;
+  /**
+   * Replaces the workspace's data with the snapshot's (which stays, to be restored again). The
+   * outbox, meta and the change sequence stay as they are: nextSeq never goes back.
+   */
+  restoreSnapshot(id: number): void;
+  dropSnapshot(id: number): void;
+  /** How many events are stored: every calendar's own, and each shared copy once. */
+  countEvents(): number;
+
   putClient(client: ClientRecord): void;
   getClient(id: string): ClientRecord | undefined;
   /** Ordered by id (the workspace export, CONTRACT §10). */

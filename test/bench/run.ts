@@ -497,6 +497,79 @@ function printTable(): void {
 }
 
 const loadBefore = loadavg();
+// ---------------------------------------------------------------------------------------------
+// Workspaces (CONTRACT §15 "Cost"): create, idle memory, a request through a prefix, checkpoints.
+
+async function managementCall(service: Running, method: string, path: string, body?: unknown): Promise<number> {
+  const started = performance.now();
+  const res = await fetch(service.url + path, body === undefined ? { method } : { method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  await res.arrayBuffer();
+  if (res.status >= 300) throw new Error(`${method} ${path} answered ${res.status}`);
+  return performance.now() - started;
+}
+
+async function workspaceRows(backend: 'memory' | 'sqlite', fixture: string, tenThousand: string): Promise<void> {
+  process.stderr.write(`${backend}: workspaces\n`);
+  const idle = quick ? 100 : 1_000;
+  const service = await startService({ db: dbFor(backend), fixture: DEFAULT_FIXTURE, args: ['--max-workspaces', String(idle + 10)] });
+  try {
+    await new Promise((r) => setTimeout(r, 300));
+    const before = residentBytes(service.child.pid);
+    const creates: number[] = [];
+    for (let i = 0; i < idle; i++) creates.push(await managementCall(service, 'POST', '/__svc/workspaces', { id: `idle-${i}` }));
+    const createMs = median(creates);
+    rows.push({ name: 'workspace: create from the default fixture (POST /__svc/workspaces, median)', backend, result: `${fmt(createMs, 2)} ms`, bare: '', target: { text: '<= 5 ms', met: createMs <= 5 } });
+    await new Promise((r) => setTimeout(r, 300));
+    const after = residentBytes(service.child.pid);
+    if (before !== undefined && after !== undefined) {
+      // Quick mode creates a tenth of them: the figure is scaled to 1,000.
+      const perThousand = ((after - before) / idle) * 1_000;
+      rows.push({
+        name: `workspace: resident set of 1,000 idle default workspaces${quick ? ' (scaled from 100)' : ''}`,
+        backend,
+        result: `${fmt(perThousand / 2 ** 20, 1)} MiB`,
+        bare: `${fmt(before / 2 ** 20, 1)} MiB before, ${fmt(after / 2 ** 20, 1)} MiB after`,
+        target: { text: '<= 200 MiB', met: perThousand <= 200 * 2 ** 20 },
+      });
+    }
+    process.stderr.write(`  create ${fmt(createMs, 2)} ms\n`);
+  } finally {
+    await service.stop();
+  }
+
+  const prefixed = await startService({ db: dbFor(backend), fixture });
+  try {
+    await managementCall(prefixed, 'POST', '/__svc/workspaces', { id: 'bench' });
+    const rootToken = (await tokensFor(prefixed)).access;
+    // The same data in the workspace as at the root: the root's export, loaded as a fixture.
+    const exported = await (await fetch(`${prefixed.url}/__svc/fixtures`)).json();
+    await managementCall(prefixed, 'POST', '/w/bench/__svc/fixtures', exported);
+    const answer = await requestToken({ baseUrl: `${prefixed.url}/w/bench`, user: BENCH_USER.id, scopes: expandScopes('calendar'), offline: true });
+    const path = `${calendarPath('primary')}/${GET_EVENT_ID}`;
+    const m = await compare(prefixed, { service: prefixed, specs: [{ method: 'GET', path, headers: bearer(rootToken) }] }, [{ method: 'GET', path: `/w/bench${path}`, headers: bearer(answer.access_token) }]);
+    addLoadRow('workspace: events.get through /w/{id}/, against the same at the root', backend, m, atLeast(m.ratio, 0.95), 'root');
+  } finally {
+    await prefixed.stop();
+  }
+
+  const large = await startService({ db: dbFor(backend), fixture: tenThousand });
+  try {
+    const takes: number[] = [];
+    const restores: number[] = [];
+    for (let i = 0; i < (quick ? 3 : 10); i++) {
+      takes.push(await managementCall(large, 'POST', '/__svc/checkpoints', { name: 'bench' }));
+      restores.push(await managementCall(large, 'POST', '/__svc/checkpoints/bench/restore'));
+    }
+    for (const [what, times] of [['take', takes], ['restore', restores]] as const) {
+      const ms = median(times);
+      rows.push({ name: `workspace: checkpoint ${what}, 10,000 events (median)`, backend, result: `${fmt(ms, 1)} ms`, bare: '', target: { text: '<= 50 ms', met: ms <= 50 } });
+      process.stderr.write(`  checkpoint ${what} ${fmt(ms, 1)} ms\n`);
+    }
+  } finally {
+    await large.stop();
+  }
+}
+
 const began = performance.now();
 let bare: Running | undefined;
 try {
@@ -513,6 +586,7 @@ try {
   for (const backend of backends) await overheadRows(backend, fixtures.small);
   for (const backend of backends) await invitationRow(backend);
   for (const backend of backends) await growthRows(bare, backend, growth);
+  for (const backend of backends) await workspaceRows(backend, fixtures.small, growth.get(10_000) as string);
   printTable();
   process.stderr.write(`bench finished in ${fmt((performance.now() - began) / 1000, 1)} s\n`);
 } finally {

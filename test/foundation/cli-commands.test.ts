@@ -188,6 +188,23 @@ describe('--allowed-hosts (containers)', () => {
 });
 
 describe('token', () => {
+  it('--workspace runs the flow in that workspace (CONTRACT §15)', async () => {
+    const service = await start({ port: 0 });
+    try {
+      await postJson(`${service.url}/__svc/workspaces`, { id: 'w-1' });
+      const result = await runCli(['token', '--workspace', 'w-1', '--field', 'access_token'], { CALENDAR_EMULATOR_URL: service.url });
+      assert.equal(result.code, 0, result.stderr);
+      const headers = { Authorization: `Bearer ${result.stdout.trim()}` };
+      assert.equal((await call(`${service.url}/w/w-1/calendar/v3/users/me/calendarList`, { headers })).status, 200);
+      assert.equal((await call(`${service.url}/calendar/v3/users/me/calendarList`, { headers })).status, 401);
+      const refused = await runCli(['token', '--workspace', 'Not/An/Id'], { CALENDAR_EMULATOR_URL: service.url });
+      assert.equal(refused.code, 2);
+      assert.match(refused.stderr, /--workspace must be a workspace id/);
+    } finally {
+      await service.close();
+    }
+  });
+
   it('reads CALENDAR_EMULATOR_URL and prints one --field', async () => {
     const service = await start({ port: 0 });
     try {

@@ -86,7 +86,8 @@ describe('answers wait for the store commit (group commit, Store.durable)', () =
   };
 
   async function withServer(durable: () => Promise<void> | undefined, fn: (url: string) => Promise<void>): Promise<void> {
-    const { server, stop } = createHttpServer({ surfaces: [surface], log: silentLogger, baseUrl: () => '', durable });
+    const site = { surfaces: [surface], durable };
+    const { server, stop } = createHttpServer({ route: (path) => ({ site, path, baseUrl: '', prefix: '' }), log: silentLogger });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       await fn(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);

@@ -117,6 +117,7 @@ describe('the OAuth surface error renderer', () => {
 
 describe('the consent page', () => {
   const page = renderConsentPage({
+    action: '/oauth/authorize',
     nonce: 'n"1',
     clientId: '<client>',
     redirectUri: 'http://127.0.0.1:3000/cb',

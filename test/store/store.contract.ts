@@ -939,6 +939,70 @@ export function storeContract(name: string, open: () => Promise<Store> | Store, 
         s.putEvent(event('alice-team', 'revived'));
       }
 
+      /** Everything a snapshot keeps: the picture without the outbox and meta. */
+      function data(s: Store): unknown {
+        const { outbox: _outbox, meta: _meta, ...rest } = snapshot(s, keys) as Record<string, unknown>;
+        return rest;
+      }
+
+      it('restoreSnapshot puts back every record but the outbox, meta and sequence, as often as asked', () =>
+        withStore((s) => {
+          seed(s);
+          s.putSharedCopy({ event: event('alice@example.test', 'shared'), holders: ['bob@example.test'] });
+          const before = data(s);
+          const eventsBefore = s.countEvents();
+          const id = s.takeSnapshot();
+          for (let round = 0; round < 2; round++) {
+            writeEverything(s);
+            s.addOutboxMessages([outboxMessage(s.nextSeq())]);
+            s.putSharedCopy({ event: event('alice@example.test', 'shared'), holders: [] });
+            assert.notDeepEqual(data(s), before);
+            const outbox = s.readOutbox(0, 1000);
+            const seq = s.nextSeq();
+            s.restoreSnapshot(id);
+            assert.deepEqual(data(s), before);
+            assert.equal(s.countEvents(), eventsBefore);
+            assert.equal(s.getEvent('bob@example.test', 'shared')?.calendarId, 'bob@example.test', 'the shared copy is back');
+            assert.deepEqual(s.readOutbox(0, 1000), outbox, 'the outbox stays');
+            assert.equal(s.getMeta('other'), 'x', 'meta stays');
+            assert.ok(s.nextSeq() > seq, 'the sequence never goes back');
+          }
+          // Restored records are written over like any others.
+          s.putEvent(event('bob@example.test', 'e1', { seq: 99 }));
+          assert.equal(s.getEvent('bob@example.test', 'e1')?.seq, 99);
+          s.dropSnapshot(id);
+          assert.throws(() => s.restoreSnapshot(id));
+        }));
+
+      it('a restore inside a transaction that throws is undone, and snapshots are independent', () =>
+        withStore((s) => {
+          seed(s);
+          const first = s.takeSnapshot();
+          writeEverything(s);
+          const second = s.takeSnapshot();
+          const after = data(s);
+          assert.throws(() =>
+            s.transaction(() => {
+              s.restoreSnapshot(first);
+              throw new Error('boom');
+            }),
+          );
+          assert.deepEqual(data(s), after);
+          s.restoreSnapshot(first);
+          s.dropSnapshot(first);
+          s.restoreSnapshot(second);
+          assert.deepEqual(data(s), after);
+        }));
+
+      it('countEvents counts every calendar\'s own events and each shared copy once', () =>
+        withStore((s) => {
+          assert.equal(s.countEvents(), 0);
+          seed(s);
+          assert.equal(s.countEvents(), 6);
+          s.putSharedCopy({ event: event('alice@example.test', 'shared'), holders: ['bob@example.test', 'alice-team'] });
+          assert.equal(s.countEvents(), 7);
+        }));
+
       it('transaction commits every write and returns the value of fn', () =>
         withStore((s) => {
           seed(s);
