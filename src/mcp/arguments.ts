@@ -75,6 +75,15 @@ export function booleanArg(args: Arguments, name: string): boolean | undefined {
   return typeof value === 'boolean' ? value : undefined;
 }
 
+/**
+ * A string member checked against the values Google's reference documents for it in prose (its
+ * schema types it a plain string), as Google's server refuses any other.
+ */
+export function documentedValue(value: string | undefined, allowed: readonly string[], name: string): string | undefined {
+  if (value !== undefined && !allowed.includes(value)) throw new ToolError(`${name} must be one of ${allowed.join(', ')}.`);
+  return value;
+}
+
 export function stringsArg(args: Arguments, name: string): string[] {
   const value = args[name];
   return Array.isArray(value) ? (value as string[]) : [];

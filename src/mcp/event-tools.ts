@@ -1,15 +1,17 @@
 // The tools over calendars and events, each a mapping of Google's MCP arguments onto one or two
-// Calendar API methods (api-call.ts) and of the answer onto the tool's result: a list of
-// calendars or events with nextPageToken, or one Event resource as the Calendar API renders it.
-// Writes name who is told through `sendUpdates`, from Google's NotificationLevel.
+// Calendar API methods (api-call.ts) and of the answer onto the output its reference page gives
+// (https://developers.google.com/workspace/calendar/api/v3/reference/mcp/tools_list/<tool>):
+// ListCalendarsResponse {calendars, nextPageToken}, a list of events with nextPageToken, or one
+// Event. Writes name who is told through `sendUpdates`, from Google's NotificationLevel.
 
 import { randomUUID } from 'node:crypto';
 import type { SendUpdates } from '../calendar/invitation-mail.ts';
 import { callApi } from './api-call.ts';
 import type { ToolContext } from './api-call.ts';
-import { booleanArg, integerArg, stringArg, stringsArg, ToolError } from './arguments.ts';
+import { booleanArg, documentedValue, integerArg, stringArg, stringsArg, ToolError } from './arguments.ts';
 import type { Arguments } from './arguments.ts';
 import { rfc3339Arg, zoneArg } from './times.ts';
+import { EVENT_TYPES, RESPONSE_STATUSES } from './tools.ts';
 
 export type ToolHandler = (ctx: ToolContext, args: Arguments) => Promise<Record<string, unknown>>;
 
@@ -39,8 +41,19 @@ function zoneFor(ctx: ToolContext, args: Arguments, calendarId: string): string 
   return calendar !== undefined && calendar.ownerId === user.id ? calendar.timeZone : 'UTC';
 }
 
-function eventsPage(answer: { items: unknown[]; nextPageToken?: string }): Record<string, unknown> {
-  return { events: answer.items, ...(answer.nextPageToken === undefined ? {} : { nextPageToken: answer.nextPageToken }) };
+type ApiEvent = Record<string, unknown>;
+
+/**
+ * The Event of Google's MCP output schema: the Calendar API's Event resource without its
+ * envelope members `kind` and `etag` (the reference's Event begins with `id`, for example on
+ * https://developers.google.com/workspace/calendar/api/v3/reference/mcp/tools_list/delete_event).
+ */
+function mcpEvent({ kind: _kind, etag: _etag, ...event }: ApiEvent): ApiEvent {
+  return event;
+}
+
+function eventsPage(answer: { items: ApiEvent[]; nextPageToken?: string }): Record<string, unknown> {
+  return { events: answer.items.map(mcpEvent), ...(answer.nextPageToken === undefined ? {} : { nextPageToken: answer.nextPageToken }) };
 }
 
 const listCalendars: ToolHandler = async (ctx, args) => {
@@ -79,16 +92,17 @@ const listEvents: ToolHandler = (ctx, args) =>
     pageToken: stringArg(args, 'pageToken'),
     orderBy: stringArg(args, 'orderBy') ?? 'startTime',
     q: stringArg(args, 'fullText'),
-    eventTypes: stringsArg(args, 'eventTypeFilter'),
+    eventTypes: stringsArg(args, 'eventTypeFilter').map((type, i) => documentedValue(type, EVENT_TYPES, `eventTypeFilter[${i}]`) as string),
   });
 
-// Keyword search, not semantic: every word of the query must occur in the summary, description,
-// location or a guest's name or address (the Calendar API's own `q`, METHODS.md §2.9). The first
-// pageSize matches in start order stand in for Google's "most relevant".
+// Google's search_events is a semantic search ("the top K most relevant events"); the emulator
+// has no model of meaning, so it searches keywords instead: every word of the query must occur in
+// the summary, description, location or a guest's name or address (the Calendar API's own `q`,
+// METHODS.md §2.9). The first pageSize matches in start order stand in for "most relevant".
 const searchEvents: ToolHandler = (ctx, args) =>
   listing(ctx, args, PRIMARY, { q: stringArg(args, 'query'), maxResults: String(integerArg(args, 'pageSize') ?? 10) });
 
-const getEvent: ToolHandler = (ctx, args) => callApi(ctx, 'calendar.events.get', { params: eventParams(args) });
+const getEvent: ToolHandler = async (ctx, args) => mcpEvent(await callApi(ctx, 'calendar.events.get', { params: eventParams(args) }));
 
 function eventParams(args: Arguments): Record<string, string> {
   return { calendarId: calendarIdOf(args), eventId: stringArg(args, 'eventId') as string };
@@ -102,7 +116,7 @@ function allDayDate(text: string, name: string): string {
   return date;
 }
 
-const createEvent: ToolHandler = (ctx, args) => {
+const createEvent: ToolHandler = async (ctx, args) => {
   const timeZone = zoneArg(stringArg(args, 'timeZone')) as string;
   const start = stringArg(args, 'startTime') as string;
   const end = stringArg(args, 'endTime') as string;
@@ -120,11 +134,13 @@ const createEvent: ToolHandler = (ctx, args) => {
     recurrence: args.recurrenceData === undefined ? undefined : stringsArg(args, 'recurrenceData'),
     conferenceData: meet ? { createRequest: { requestId: randomUUID(), conferenceSolutionKey: { type: 'hangoutsMeet' } } } : undefined,
   };
-  return callApi(ctx, 'calendar.events.insert', {
-    params: { calendarId: calendarIdOf(args) },
-    query: { sendUpdates: sendUpdates(args), conferenceDataVersion: meet ? '1' : undefined },
-    body,
-  });
+  return mcpEvent(
+    await callApi(ctx, 'calendar.events.insert', {
+      params: { calendarId: calendarIdOf(args) },
+      query: { sendUpdates: sendUpdates(args), conferenceDataVersion: meet ? '1' : undefined },
+      body,
+    }),
+  );
 };
 
 type Attendee = Record<string, unknown> & { email?: string };
@@ -154,25 +170,30 @@ const updateEvent: ToolHandler = async (ctx, args) => {
   if (end !== undefined) patch.end = { dateTime: end, timeZone };
   const attendees = changedGuests((event.attendees as Attendee[] | undefined) ?? [], args);
   if (attendees !== undefined) patch.attendees = attendees;
-  return callApi(ctx, 'calendar.events.patch', { params, query: { sendUpdates: sendUpdates(args) }, body: patch });
+  return mcpEvent(await callApi(ctx, 'calendar.events.patch', { params, query: { sendUpdates: sendUpdates(args) }, body: patch }));
 };
 
+// Google's delete_event answers an Event. The Calendar API's delete answers nothing, so the event
+// is read first and returned as deleted: cancelled, as events.list with showDeleted then shows it.
 const deleteEvent: ToolHandler = async (ctx, args) => {
-  await callApi(ctx, 'calendar.events.delete', { params: eventParams(args), query: { sendUpdates: sendUpdates(args) } });
-  return {};
+  const params = eventParams(args);
+  const event = await callApi(ctx, 'calendar.events.get', { params });
+  await callApi(ctx, 'calendar.events.delete', { params, query: { sendUpdates: sendUpdates(args) } });
+  return { ...mcpEvent(event), status: 'cancelled' };
 };
 
 // The user's answer is their own attendee entry changed in the list as they read it: on an
 // invitee's copy and on an organizer's own event alike, every other entry stays as it is.
 const respondToEvent: ToolHandler = async (ctx, args) => {
+  const responseStatus = documentedValue(stringArg(args, 'responseStatus'), RESPONSE_STATUSES, 'responseStatus');
   const params = eventParams(args);
   const event = await callApi(ctx, 'calendar.events.get', { params });
   const attendees = (event.attendees as Attendee[] | undefined) ?? [];
   const own = attendees.find((a) => a.self === true);
   if (own === undefined) throw new ToolError('The user is not a guest of this event, so there is no invitation to answer.');
   const comment = stringArg(args, 'responseComment');
-  const answered = attendees.map((a) => (a === own ? { ...a, responseStatus: stringArg(args, 'responseStatus'), ...(comment === undefined ? {} : { comment }) } : a));
-  return callApi(ctx, 'calendar.events.patch', { params, query: { sendUpdates: sendUpdates(args) }, body: { attendees: answered } });
+  const answered = attendees.map((a) => (a === own ? { ...a, responseStatus, ...(comment === undefined ? {} : { comment }) } : a));
+  return mcpEvent(await callApi(ctx, 'calendar.events.patch', { params, query: { sendUpdates: sendUpdates(args) }, body: { attendees: answered } }));
 };
 
 function optionalNumber(value: number | undefined): string | undefined {

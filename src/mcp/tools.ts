@@ -1,9 +1,14 @@
 // Google's nine Calendar MCP tools as data: name, what it does, its input schema member by member
-// (as Google's MCP tool reference publishes them, https://developers.google.com/workspace/calendar/api/v3/reference/mcp),
+// (as Google's MCP tool reference publishes them, one page per tool under
+// https://developers.google.com/workspace/calendar/api/v3/reference/mcp/tools_list/),
 // its annotations, and the Calendar API methods it runs, whose scopes (src/calendar/scopes.ts)
 // decide whether a token may call it. `tools/list` answers this table; argument checks
 // (arguments.ts) read the same schemas, so what is listed is what is enforced.
-// Descriptions are written for this service: they say what the emulator does.
+// A member the reference types `string` but documents with "Possible values" (eventTypeFilter,
+// responseStatus) is listed as a plain string, as its JSON representation gives it; the tool
+// checks the value itself. Only NotificationLevel is an enum there.
+// Descriptions are written for this service: they keep the meaning of Google's and say what the
+// emulator does.
 
 import type { CalendarOperation } from '../calendar/scopes.ts';
 
@@ -38,7 +43,10 @@ const NOTIFICATION_LEVEL = {
 } as const;
 
 const CALENDAR_ID = (what: string) => text(`Calendar to ${what}; default the user's primary calendar.`);
-const EVENT_TYPES = ['default', 'outOfOffice', 'focusTime', 'workingLocation', 'birthday', 'fromGmail'] as const;
+/** The values list_events documents for eventTypeFilter. */
+export const EVENT_TYPES: readonly string[] = ['default', 'outOfOffice', 'focusTime', 'workingLocation', 'birthday', 'fromGmail'];
+/** The values respond_to_event documents for responseStatus. */
+export const RESPONSE_STATUSES: readonly string[] = ['accepted', 'declined', 'tentative'];
 
 const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 const WRITE = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
@@ -46,7 +54,7 @@ const WRITE = { readOnlyHint: false, destructiveHint: false, idempotentHint: fal
 export const TOOLS: readonly ToolSpec[] = [
   {
     name: 'list_calendars',
-    description: "Returns the calendars on the user's calendar list (id, title, description, time zone).",
+    description: "Returns the calendars on the user's calendar list (id, title, description, time zone), to resolve a calendar named in words into its id.",
     inputSchema: {
       type: 'object',
       properties: {
@@ -65,7 +73,7 @@ export const TOOLS: readonly ToolSpec[] = [
     inputSchema: {
       type: 'object',
       properties: {
-        eventTypeFilter: { type: 'array', description: 'Event types to return; empty means every type.', items: { type: 'string', enum: EVENT_TYPES } },
+        eventTypeFilter: { type: 'array', description: `Event types to return, of ${EVENT_TYPES.join(', ')}; empty means every type.`, items: { type: 'string' } },
         calendarId: CALENDAR_ID('list'),
         pageSize: { type: 'integer', description: 'Most events on one page: default 250, at most 2500.' },
         pageToken: text('Which page to return, from a previous nextPageToken.'),
@@ -163,14 +171,14 @@ export const TOOLS: readonly ToolSpec[] = [
   },
   {
     name: 'delete_event',
-    description: "Deletes an event; every guest's copy is cancelled. To decline an invitation instead, use respond_to_event.",
+    description: "Deletes an event and returns it as it was; every guest's copy is cancelled. To cancel or decline an invitation instead, use respond_to_event.",
     inputSchema: {
       type: 'object',
       properties: { eventId: text('The id of the event.'), calendarId: CALENDAR_ID('delete the event from'), notificationLevel: NOTIFICATION_LEVEL },
       required: ['eventId'],
     },
     annotations: { ...WRITE, destructiveHint: true, idempotentHint: true },
-    methods: ['calendar.events.delete'],
+    methods: ['calendar.events.get', 'calendar.events.delete'],
     scope: 'calendar.events',
   },
   {
@@ -180,7 +188,7 @@ export const TOOLS: readonly ToolSpec[] = [
       type: 'object',
       properties: {
         eventId: text('The id of the event.'),
-        responseStatus: { type: 'string', description: 'The answer.', enum: ['accepted', 'declined', 'tentative'] },
+        responseStatus: text(`The answer: ${RESPONSE_STATUSES.join(', ')}.`),
         calendarId: CALENDAR_ID('answer on'),
         notificationLevel: NOTIFICATION_LEVEL,
         responseComment: text('A note to the organizer with the answer.'),

@@ -1,8 +1,10 @@
 // tools/list lists Google's nine Calendar MCP tools with the input schemas Google publishes,
-// member by member: written here from Google's MCP tool reference,
-// https://developers.google.com/workspace/calendar/api/v3/reference/mcp/tools_list/<tool>
-// (for example .../tools_list/create_event), as type, enum and required. search_events has no
-// page there that this project could read; its members are this service's choice (README).
+// member by member, as type, enum and required: written here from Google's MCP tool reference,
+// one page per tool, cited above each entry. Members the reference types `string` and documents
+// with "Possible values" in prose (eventTypeFilter, responseStatus) are plain strings there; only
+// NotificationLevel is an enum. search_events has no reference page this project could read (the
+// overview lists the tool, and a directory that probed the live server describes it as semantic
+// search over the primary calendar): its members are this service's choice (README).
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -12,10 +14,12 @@ const NOTIFICATION_LEVEL = { type: 'string', enum: ['NOTIFICATION_LEVEL_UNSPECIF
 const STRINGS = { type: 'array', items: { type: 'string' } };
 
 const EXPECTED: Record<string, { required?: string[]; properties: Record<string, object> }> = {
+  // https://developers.google.com/workspace/calendar/api/v3/reference/mcp/tools_list/list_calendars
   list_calendars: { properties: { pageSize: { type: 'integer' }, pageToken: { type: 'string' } } },
+  // https://developers.google.com/workspace/calendar/api/v3/reference/mcp/tools_list/list_events
   list_events: {
     properties: {
-      eventTypeFilter: { type: 'array', items: { type: 'string', enum: ['default', 'outOfOffice', 'focusTime', 'workingLocation', 'birthday', 'fromGmail'] } },
+      eventTypeFilter: STRINGS,
       calendarId: { type: 'string' },
       pageSize: { type: 'integer' },
       pageToken: { type: 'string' },
@@ -26,11 +30,14 @@ const EXPECTED: Record<string, { required?: string[]; properties: Record<string,
       fullText: { type: 'string' },
     },
   },
+  // No reference page read (see above): this service's members, in the reference's naming.
   search_events: {
     required: ['query'],
     properties: { query: { type: 'string' }, startTime: { type: 'string' }, endTime: { type: 'string' }, timeZone: { type: 'string' }, pageSize: { type: 'integer' } },
   },
+  // https://developers.google.com/workspace/calendar/api/v3/reference/mcp/tools_list/get_event
   get_event: { required: ['eventId'], properties: { eventId: { type: 'string' }, calendarId: { type: 'string' } } },
+  // https://developers.google.com/workspace/calendar/api/v3/reference/mcp/tools_list/create_event
   create_event: {
     required: ['summary', 'startTime', 'endTime', 'timeZone'],
     properties: {
@@ -50,6 +57,7 @@ const EXPECTED: Record<string, { required?: string[]; properties: Record<string,
       colorId: { type: 'string' },
     },
   },
+  // https://developers.google.com/workspace/calendar/api/v3/reference/mcp/tools_list/update_event
   update_event: {
     required: ['eventId'],
     properties: {
@@ -65,17 +73,20 @@ const EXPECTED: Record<string, { required?: string[]; properties: Record<string,
       notificationLevel: NOTIFICATION_LEVEL,
     },
   },
+  // https://developers.google.com/workspace/calendar/api/v3/reference/mcp/tools_list/delete_event
   delete_event: { required: ['eventId'], properties: { eventId: { type: 'string' }, calendarId: { type: 'string' }, notificationLevel: NOTIFICATION_LEVEL } },
+  // https://developers.google.com/workspace/calendar/api/v3/reference/mcp/tools_list/respond_to_event
   respond_to_event: {
     required: ['eventId', 'responseStatus'],
     properties: {
       eventId: { type: 'string' },
-      responseStatus: { type: 'string', enum: ['accepted', 'declined', 'tentative'] },
+      responseStatus: { type: 'string' },
       calendarId: { type: 'string' },
       notificationLevel: NOTIFICATION_LEVEL,
       responseComment: { type: 'string' },
     },
   },
+  // https://developers.google.com/workspace/calendar/api/v3/reference/mcp/tools_list/suggest_time
   suggest_time: {
     required: ['attendeeEmails', 'startTime', 'endTime'],
     properties: {
@@ -108,7 +119,8 @@ test('tools/list: the nine tools with the input schemas of Google\'s reference',
     assert.ok(tool.description.length > 20, tool.name);
     assert.equal(typeof tool.annotations.readOnlyHint, 'boolean');
   }
-  // Google's reference: list_calendars reads only, idempotently, in a closed world.
+  // Google's reference (its list_calendars page, "Tool Annotations"): list_calendars reads only,
+  // idempotently, in a closed world.
   const listCalendars = tools.find((tool) => tool.name === 'list_calendars');
   assert.deepEqual(listCalendars?.annotations, { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
   assert.match(tools.find((tool) => tool.name === 'search_events')?.description ?? '', /not a semantic search/);

@@ -47,6 +47,11 @@ describe('MCP tools: reads', () => {
     assert.match(await toolError(w.url, w.aiko, 'list_events', { calendarId: 'nobody@example.com' }), /^notFound/);
     assert.match(await toolError(w.url, w.aiko, 'list_events', { startTime: 'tomorrow' }), /startTime must be an ISO 8601/);
     assert.match(await toolError(w.url, w.aiko, 'list_events', { timeZone: 'Mars/Base' }), /timeZone must be an IANA/);
+    assert.deepEqual(day.events.map((e: any) => 'kind' in e || 'etag' in e), [false, false]);
+    const range = { startTime: '2026-10-19', endTime: '2026-10-20' };
+    assert.equal((await tool(w.url, w.aiko, 'list_events', { ...range, eventTypeFilter: ['default'] })).events.length, 2);
+    assert.deepEqual((await tool(w.url, w.aiko, 'list_events', { ...range, eventTypeFilter: ['outOfOffice'] })).events, []);
+    assert.match(await toolError(w.url, w.aiko, 'list_events', { eventTypeFilter: ['holiday'] }), /eventTypeFilter\[0\] must be one of default, outOfOffice/);
   });
 
   test('search_events: keywords over summary, description, location and guests (not semantic)', async (t) => {
@@ -60,11 +65,12 @@ describe('MCP tools: reads', () => {
     assert.match(await toolError(w.url, w.aiko, 'search_events', {}), /query is required/);
   });
 
-  test('get_event: the Event resource; an unknown event is a tool error', async (t) => {
+  test('get_event: the Event of Google\'s output schema (no kind or etag); an unknown event is a tool error', async (t) => {
     const w = await world(t);
     const event = await tool(w.url, w.aiko, 'get_event', { eventId: 'designrev1019' });
     assert.equal(event.summary, 'Design review');
-    assert.equal(event.kind, 'calendar#event');
+    assert.equal(Object.keys(event)[0], 'id');
+    assert.equal('kind' in event || 'etag' in event, false);
     const missing = await callTool(w.url, w.aiko, 'get_event', { eventId: 'nope' });
     assert.equal(missing.isError, true);
     assert.equal(missing.structuredContent.error.code, 404);
@@ -134,7 +140,8 @@ describe('MCP tools: writes on one state', () => {
   test('delete_event: gone for the organizer, cancelled for the guest, who is told', async (t) => {
     const w = await world(t);
     const created = await tool(w.url, w.aiko, 'create_event', { ...MEETING, attendeeEmails: [BEN] });
-    assert.deepEqual(await tool(w.url, w.aiko, 'delete_event', { eventId: created.id }), {});
+    const deleted = await tool(w.url, w.aiko, 'delete_event', { eventId: created.id });
+    assert.deepEqual([deleted.id, deleted.summary, deleted.status, 'kind' in deleted], [created.id, MEETING.summary, 'cancelled', false]);
     assert.equal((await api(w.url, w.ben, 'GET', `calendars/primary/events/${created.id}`)).json.status, 'cancelled');
     assert.ok((await outbox(w.url)).some((m) => m.to === BEN && m.kind === 'cancellation'));
     assert.match(await toolError(w.url, w.aiko, 'delete_event', { eventId: 'nope' }), /^notFound/);
