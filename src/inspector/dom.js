@@ -77,26 +77,56 @@ export function renderIfChanged(element, data, render) {
 
 const MAX_ERRORS = 5;
 
-/** Shows a failure at the top of the page until dismissed. @param {unknown} error */
-export function showError(error) {
-  const region = byId('errors', HTMLDivElement);
+/**
+ * A failure as the page shows it, with a button that dismisses it.
+ * @param {unknown} error
+ */
+function errorItem(error) {
   const message = error instanceof Error ? error.message : String(error);
   const item = h('p', { class: 'error' }, message, ' ');
   item.append(h('button', { type: 'button', onclick: () => item.remove() }, 'Dismiss'));
-  region.prepend(item);
+  return item;
+}
+
+/**
+ * Shows a failure nothing on the page caused (a panel's refresh, the address) at the top of the
+ * page until dismissed.
+ * @param {unknown} error
+ */
+export function showError(error) {
+  const region = byId('errors', HTMLDivElement);
+  region.prepend(errorItem(error));
   while (region.childElementCount > MAX_ERRORS) region.lastElementChild?.remove();
 }
 
 /**
- * Runs an action of the page, showing its failure instead of losing it to the console.
+ * The place for the failures of what `anchor` does (a form, a row of controls): an alert right
+ * after it, made on first use.
+ * @param {Element} anchor
+ */
+function errorSlot(anchor) {
+  const next = anchor.nextElementSibling;
+  if (next instanceof HTMLDivElement && next.classList.contains('error-slot')) return next;
+  const slot = h('div', { class: 'error-slot', role: 'alert' });
+  anchor.after(slot);
+  return slot;
+}
+
+/**
+ * Runs an action of the page, showing its failure instead of losing it to the console: right
+ * after `anchor`, the form or controls the person used, where they are looking (a later success
+ * there clears it), or at the top of the page when no one acted.
  * @param {() => Promise<unknown>} action
+ * @param {Element} [anchor]
  * @returns {Promise<void>}
  */
-export async function attempt(action) {
+export async function attempt(action, anchor) {
   try {
     await action();
+    if (anchor !== undefined) errorSlot(anchor).replaceChildren();
   } catch (error) {
-    showError(error);
+    if (anchor === undefined) showError(error);
+    else errorSlot(anchor).replaceChildren(errorItem(error));
   }
 }
 
@@ -122,15 +152,26 @@ export function confirmBeforeActing() {
 }
 
 /**
- * A form whose submission runs `action` with its fields instead of navigating.
+ * A form whose submission runs `action` with its fields instead of navigating; a failure shows
+ * right after the form.
  * @param {HTMLFormElement} form
  * @param {(fields: FormData) => Promise<unknown>} action
  */
 export function onSubmit(form, action) {
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    void attempt(() => action(new FormData(form)));
+    void attempt(() => action(new FormData(form)), form);
   });
+}
+
+/**
+ * A button outside a form whose click runs `action`; a failure shows right after the paragraph
+ * or row of controls that holds it.
+ * @param {HTMLButtonElement} button
+ * @param {() => Promise<unknown>} action
+ */
+export function onClick(button, action) {
+  button.addEventListener('click', () => void attempt(action, button.parentElement ?? button));
 }
 
 /** A form field's text, trimmed. @param {FormData} fields @param {string} name */
