@@ -52,8 +52,21 @@ export function table(headings, rows, caption) {
     {},
     h('caption', {}, caption),
     h('thead', {}, h('tr', {}, ...headings.map((heading) => h('th', { scope: 'col' }, heading)))),
-    h('tbody', {}, ...rows.map((cells) => h('tr', {}, ...cells.map((cell) => h('td', {}, cell))))),
+    h('tbody', {}, ...rows.map((cells) => h('tr', {}, ...cells.map((cell) => h('td', {}, ...words(cell)))))),
   );
+}
+
+/**
+ * A cell's text with each word kept whole: ids, e-mail addresses and timestamps have hyphens,
+ * where a browser would otherwise break a line, and the cell may break only between words.
+ * @param {Child} cell
+ * @returns {Child[]}
+ */
+function words(cell) {
+  if (typeof cell !== 'string' && typeof cell !== 'number') return [cell];
+  return String(cell)
+    .split(/(\s+)/)
+    .map((part, i) => (i % 2 === 1 ? part : part !== '' && h('span', { class: 'word' }, part)));
 }
 
 /** A value shown whole, as indented JSON. @param {unknown} value */
@@ -114,16 +127,16 @@ function errorSlot(anchor) {
 
 /**
  * Runs an action of the page, showing its failure instead of losing it to the console: right
- * after `anchor`, the form or controls the person used, where they are looking (a later success
+ * after `anchor`, the form or controls the person used, where they are looking (the next try
  * there clears it), or at the top of the page when no one acted.
  * @param {() => Promise<unknown>} action
  * @param {Element} [anchor]
  * @returns {Promise<void>}
  */
 export async function attempt(action, anchor) {
+  if (anchor !== undefined) errorSlot(anchor).replaceChildren();
   try {
     await action();
-    if (anchor !== undefined) errorSlot(anchor).replaceChildren();
   } catch (error) {
     if (anchor === undefined) showError(error);
     else errorSlot(anchor).replaceChildren(errorItem(error));

@@ -42,7 +42,7 @@ export function weekCells(days, layout, open) {
       return h(
         'section',
         { class: 'day', 'data-date': day, 'aria-label': dayLabel(day) },
-        boxes.length === 0 ? h('p', { class: 'quiet empty-day' }, 'No timed events') : h('ul', { class: 'events' }, ...boxes.map((box) => placed(box, open))),
+        boxes.length > 0 && h('ul', { class: 'events' }, ...boxes.map((box) => placed(box, open))),
       );
     }),
   ];

@@ -114,7 +114,7 @@ export function createWeekPanel() {
       openingNote = 'This calendar has no events; showing this week.';
       return;
     }
-    dateInput.value = dayOf(nearest.event, user.timeZone, now);
+    dateInput.value = dayOf(nearest.event, user.timeZone, nearest.after ? now : undefined);
     openingNote = `Opened on the week of the ${nearest.after ? 'next event' : 'latest event (none is coming)'}: ${describe(nearest.event, user.timeZone)}.`;
   }
 
@@ -251,7 +251,7 @@ async function serviceNow() {
 }
 
 /**
- * The day whose week shows the event: the day it starts, or `now`'s day for one under way then.
+ * The day whose week shows the event: the day it starts, or `now`'s day for one under way at `now`.
  * @param {CalendarEvent} event
  * @param {string} timeZone
  * @param {number} [now]
