@@ -47,6 +47,11 @@ const FIXTURE = {
   users: [
     { id: 'user-cleo', name: 'Cleo Diaz', email: CLEO, timeZone: 'America/New_York', calendars: [{ primary: true, events: EVENTS }] },
     { id: 'user-empty', name: 'Emma Empty', email: 'emma@example.com', timeZone: 'Europe/London' },
+    // More past events than the view lists at once (2,500): the latest is past the first page.
+    {
+      id: 'user-past', name: 'Pat Past', email: 'pat@example.com', timeZone: 'UTC',
+      calendars: [{ primary: true, events: [{ id: 'standingnote', summary: 'Daily log', start: { dateTime: '2010-01-01T06:00:00Z', timeZone: 'UTC' }, end: { dateTime: '2010-01-01T06:15:00Z', timeZone: 'UTC' }, recurrence: ['RRULE:FREQ=DAILY;COUNT=3000'] }] }],
+    },
   ],
 };
 
@@ -186,7 +191,11 @@ describe("the inspector's week, errors and side panel in Chromium (CONTRACT §11
     await empty.waitUntil(`${notice}.includes('The latest one: “Morning run”, Sun 8 Nov 2026, 07:00.')`, 'the latest event named');
     const none = await openPage(browser, `${url}/__svc/ui?user=user-empty`);
     await none.waitUntil(`document.getElementById('week-notice').textContent.includes('this calendar has none')`, 'no events anywhere');
-    for (const p of [page, later, empty, none]) assert.deepEqual(p.problems, []);
+    // The 3,000th day of the log, 2018-03-19, found past the view's first 2,500.
+    const past = await openPage(browser, `${url}/__svc/ui?user=user-past`);
+    await past.waitUntil(`document.querySelector('.day')?.dataset.date === '2018-03-19'`, 'the week of the last daily log');
+    assert.match(await past.evaluate<string>(`document.getElementById('week-notice').textContent`), /latest event \(none is coming\): “Daily log”, Mon 19 Mar 2018, 06:00/);
+    for (const p of [page, later, empty, none, past]) assert.deepEqual(p.problems, []);
   });
 
   it("shows an API error right after the form that caused it, not at the top of the page, and a later success clears it", async (t) => {
