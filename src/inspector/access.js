@@ -42,7 +42,7 @@ export function createAccessPanel(changed) {
           type: 'button',
           'aria-label': `Revoke connection ${c.id}`,
           'data-confirm': `Revoke connection ${c.id} (${c.clientId} for ${c.userId})? Its tokens stop working at once.`,
-          onclick: () => void attempt(() => revoke(c)),
+          onclick: () => void attempt(() => revoke(c), connections),
         },
         'Revoke',
       ),

@@ -52,8 +52,21 @@ export function table(headings, rows, caption) {
     {},
     h('caption', {}, caption),
     h('thead', {}, h('tr', {}, ...headings.map((heading) => h('th', { scope: 'col' }, heading)))),
-    h('tbody', {}, ...rows.map((cells) => h('tr', {}, ...cells.map((cell) => h('td', {}, cell))))),
+    h('tbody', {}, ...rows.map((cells) => h('tr', {}, ...cells.map((cell) => h('td', {}, ...words(cell)))))),
   );
+}
+
+/**
+ * A cell's text with each word kept whole: ids, e-mail addresses and timestamps have hyphens,
+ * where a browser would otherwise break a line, and the cell may break only between words.
+ * @param {Child} cell
+ * @returns {Child[]}
+ */
+function words(cell) {
+  if (typeof cell !== 'string' && typeof cell !== 'number') return [cell];
+  return String(cell)
+    .split(/(\s+)/)
+    .map((part, i) => (i % 2 === 1 ? part : part !== '' && h('span', { class: 'word' }, part)));
 }
 
 /** A value shown whole, as indented JSON. @param {unknown} value */
@@ -77,26 +90,56 @@ export function renderIfChanged(element, data, render) {
 
 const MAX_ERRORS = 5;
 
-/** Shows a failure at the top of the page until dismissed. @param {unknown} error */
-export function showError(error) {
-  const region = byId('errors', HTMLDivElement);
+/**
+ * A failure as the page shows it, with a button that dismisses it.
+ * @param {unknown} error
+ */
+function errorItem(error) {
   const message = error instanceof Error ? error.message : String(error);
   const item = h('p', { class: 'error' }, message, ' ');
   item.append(h('button', { type: 'button', onclick: () => item.remove() }, 'Dismiss'));
-  region.prepend(item);
+  return item;
+}
+
+/**
+ * Shows a failure nothing on the page caused (a panel's refresh, the address) at the top of the
+ * page until dismissed.
+ * @param {unknown} error
+ */
+export function showError(error) {
+  const region = byId('errors', HTMLDivElement);
+  region.prepend(errorItem(error));
   while (region.childElementCount > MAX_ERRORS) region.lastElementChild?.remove();
 }
 
 /**
- * Runs an action of the page, showing its failure instead of losing it to the console.
+ * The place for the failures of what `anchor` does (a form, a row of controls): an alert right
+ * after it, made on first use.
+ * @param {Element} anchor
+ */
+function errorSlot(anchor) {
+  const next = anchor.nextElementSibling;
+  if (next instanceof HTMLDivElement && next.classList.contains('error-slot')) return next;
+  const slot = h('div', { class: 'error-slot', role: 'alert' });
+  anchor.after(slot);
+  return slot;
+}
+
+/**
+ * Runs an action of the page, showing its failure instead of losing it to the console: right
+ * after `anchor`, the form or controls the person used, where they are looking (the next try
+ * there clears it), or at the top of the page when no one acted.
  * @param {() => Promise<unknown>} action
+ * @param {Element} [anchor]
  * @returns {Promise<void>}
  */
-export async function attempt(action) {
+export async function attempt(action, anchor) {
+  if (anchor !== undefined) errorSlot(anchor).replaceChildren();
   try {
     await action();
   } catch (error) {
-    showError(error);
+    if (anchor === undefined) showError(error);
+    else errorSlot(anchor).replaceChildren(errorItem(error));
   }
 }
 
@@ -122,15 +165,26 @@ export function confirmBeforeActing() {
 }
 
 /**
- * A form whose submission runs `action` with its fields instead of navigating.
+ * A form whose submission runs `action` with its fields instead of navigating; a failure shows
+ * right after the form.
  * @param {HTMLFormElement} form
  * @param {(fields: FormData) => Promise<unknown>} action
  */
 export function onSubmit(form, action) {
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    void attempt(() => action(new FormData(form)));
+    void attempt(() => action(new FormData(form)), form);
   });
+}
+
+/**
+ * A button outside a form whose click runs `action`; a failure shows right after the paragraph
+ * or row of controls that holds it.
+ * @param {HTMLButtonElement} button
+ * @param {() => Promise<unknown>} action
+ */
+export function onClick(button, action) {
+  button.addEventListener('click', () => void attempt(action, button.parentElement ?? button));
 }
 
 /** A form field's text, trimmed. @param {FormData} fields @param {string} name */

@@ -4,7 +4,7 @@
 // the form only leaves out what was left empty.
 
 import { api } from './api.js';
-import { attempt, byId, field, h, onSubmit, renderIfChanged, table } from './dom.js';
+import { attempt, byId, field, h, onClick, onSubmit, renderIfChanged, table } from './dom.js';
 
 /**
  * @typedef {{ id: string | number, match: Record<string, unknown>, error?: string, times?: number, afterMatches?: number,
@@ -85,7 +85,7 @@ export function createFaultsPanel() {
           .join(', '),
         h(
           'button',
-          { type: 'button', 'aria-label': `Delete fault ${rule.id}`, 'data-confirm': `Delete fault rule ${rule.id}?`, onclick: () => void attempt(() => remove(rule)) },
+          { type: 'button', 'aria-label': `Delete fault ${rule.id}`, 'data-confirm': `Delete fault rule ${rule.id}?`, onclick: () => void attempt(() => remove(rule), list) },
           'Delete',
         ),
       ];
@@ -111,12 +111,10 @@ export function createFaultsPanel() {
     await api('POST', '/__svc/faults', rule);
     await refresh();
   });
-  byId('faults-delete-all', HTMLButtonElement).addEventListener('click', () =>
-    void attempt(async () => {
-      await api('DELETE', '/__svc/faults');
-      await refresh();
-    }),
-  );
+  onClick(byId('faults-delete-all', HTMLButtonElement), async () => {
+    await api('DELETE', '/__svc/faults');
+    await refresh();
+  });
 
   return { refresh };
 }

@@ -9,7 +9,7 @@
 // than was trimmed or cleared away, and the panel drops it too.
 
 import { api, withQuery } from './api.js';
-import { attempt, byId, h, renderIfChanged, table } from './dom.js';
+import { byId, h, onClick, renderIfChanged, table } from './dom.js';
 
 /**
  * @typedef {{ id: number, at: string, to: string, kind: string, eventId: string, calendarId: string,
@@ -70,12 +70,10 @@ export function createOutboxPanel() {
     ]);
   }
 
-  byId('outbox-clear', HTMLButtonElement).addEventListener('click', () =>
-    void attempt(async () => {
-      await api('DELETE', '/__svc/outbox');
-      await refresh();
-    }),
-  );
+  onClick(byId('outbox-clear', HTMLButtonElement), async () => {
+    await api('DELETE', '/__svc/outbox');
+    await refresh();
+  });
 
   return { refresh };
 }

@@ -1,15 +1,23 @@
-// The users panel and the week grid (CONTRACT §11): each test user with their calendars, and one
+// The users panel and the week (CONTRACT §11): each test user with their calendars, and one
 // calendar's week, Monday to Sunday in the calendar's own time zone, as GET
 // /__svc/calendars/{id}/events (§10) lists it: recurring series already expanded, cancelled
-// events included (showDeleted) and marked, transparent ones marked, all-day events on top of
-// their day. An event opens on its attendees and their answers (§13), then its whole resource.
+// events included (showDeleted) and marked, drawn as a calendar draws a week (week-grid.js). An
+// event opens in the side panel (event-panel.js) on its attendees and their answers (§13), then
+// its whole resource.
 // `?user=<id>&date=YYYY-MM-DD` opens the week containing that date, and the address follows the
-// week shown so that it can be copied. A series the service cannot expand (a rule stored before
-// today's caps, §19) comes in the view's `unexpandable` instead of as instances: it is listed
-// above the week, marked, with the reason, and the rest of the week is shown as usual.
+// week shown so that it can be copied. Without a date the page opens on the week of the
+// calendar's nearest event (nearest.js) as the service clock (§5) tells the time, and a week with
+// no events says where the next one is, with a button to go there. A series the service cannot
+// expand (a rule stored before today's caps, §19) comes in the view's `unexpandable` instead of
+// as instances: it is listed above the week, marked, with the reason, and the rest of the week is
+// shown as usual.
 
 import { api, withQuery } from './api.js';
 import { attempt, byId, field, h, jsonBlock, onSubmit, renderIfChanged, showError } from './dom.js';
+import { createEventPanel } from './event-panel.js';
+import { nearestEvent, startOf } from './nearest.js';
+import { marksOf, weekCells } from './week-grid.js';
+import { addDays, dayLabel, layoutWeek, mondayOf, startOfDay, zoned } from './week-layout.js';
 
 /** @typedef {{ id: string, name: string, email: string, timeZone: string }} User */
 /** @typedef {{ id: string, summary: string, timeZone: string, primary: boolean }} Calendar */
@@ -23,24 +31,32 @@ import { attempt, byId, field, h, jsonBlock, onSubmit, renderIfChanged, showErro
  *   recurringEventId?: string, start?: EventTime, end?: EventTime, originalStartTime?: EventTime,
  *   attendees?: Attendee[] }} CalendarEvent
  */
-/** @typedef {{ event: CalendarEvent, allDay: boolean, label: string, sortKey: string }} Placed */
 /** @typedef {{ status: number, error: string, error_description: string, event: CalendarEvent }} Unexpandable */
 
 const DAY_MS = 86_400_000;
+// Where a week with no timed events is scrolled to: the working day, as calendars open.
+const DEFAULT_FIRST_HOUR = 8;
 
 export function createWeekPanel() {
   const users = byId('users', HTMLUListElement);
+  const weekForm = byId('week-form', HTMLFormElement);
   const userSelect = byId('week-user', HTMLSelectElement);
   const calendarSelect = byId('week-calendar', HTMLSelectElement);
   const dateInput = byId('week-date', HTMLInputElement);
   const heading = byId('week-heading', HTMLHeadingElement);
+  const notice = byId('week-notice', HTMLDivElement);
   const grid = byId('week-grid', HTMLDivElement);
   const unexpandable = byId('week-unexpandable', HTMLUListElement);
+  const eventPanel = createEventPanel();
   const query = new URLSearchParams(location.search);
   /** @type {User[]} */
   let knownUsers = [];
   let wantedUser = query.get('user') ?? '';
   let loadedCalendarsOf = '';
+  /** What the page opened on, said until the person moves to another week. */
+  let openingNote = '';
+  /** The calendar and week last scrolled to its first event: a refresh does not scroll again. */
+  let scrolledTo = '';
 
   /** No week to show: the grid and the list of series left out are emptied, to be drawn anew. */
   function clearWeek() {
@@ -48,6 +64,7 @@ export function createWeekPanel() {
       element.replaceChildren();
       delete element.dataset.shown;
     }
+    notice.replaceChildren();
   }
 
   async function refresh() {
@@ -75,7 +92,8 @@ export function createWeekPanel() {
   }
 
   /**
-   * The address's date, or today on the service clock in the user's time zone.
+   * The address's date, else the day of the calendar's nearest event, else today, on the service
+   * clock in the user's time zone.
    * @param {User} user
    */
   async function startDate(user) {
@@ -84,8 +102,20 @@ export function createWeekPanel() {
     // An <input type=date> takes only a valid YYYY-MM-DD and empties itself otherwise.
     if (asked !== null) dateInput.value = asked;
     if (dateInput.value !== '') return;
-    dateInput.value = await today(user.timeZone);
-    if (asked !== null) showError(`The address's date ${JSON.stringify(asked)} is not a YYYY-MM-DD date; showing today.`);
+    const now = await serviceNow();
+    dateInput.value = zoned(now, user.timeZone).date;
+    if (asked !== null) {
+      showError(`The address's date ${JSON.stringify(asked)} is not a YYYY-MM-DD date; showing today.`);
+      return;
+    }
+    const calendarId = calendarSelect.value;
+    const nearest = calendarId === '' ? undefined : await nearestEvent(calendarId, now);
+    if (nearest === undefined) {
+      openingNote = 'This calendar has no events; showing this week.';
+      return;
+    }
+    dateInput.value = dayOf(nearest.event, user.timeZone, nearest.after ? now : undefined);
+    openingNote = `Opened on the week of the ${nearest.after ? 'next event' : 'latest event (none is coming)'}: ${describe(nearest.event, user.timeZone)}.`;
   }
 
   /** @param {User} user */
@@ -93,7 +123,7 @@ export function createWeekPanel() {
     return h(
       'li',
       {},
-      h('button', { type: 'button', onclick: () => void attempt(() => selectUser(user.id)) }, `Week of ${user.name}`),
+      h('button', { type: 'button', onclick: () => void attempt(() => selectUser(user.id), users) }, `Week of ${user.name}`),
       ` ${user.id} · ${user.email} · ${user.timeZone}`,
     );
   }
@@ -113,6 +143,7 @@ export function createWeekPanel() {
   async function selectUser(userId) {
     wantedUser = userId;
     loadedCalendarsOf = '';
+    openingNote = '';
     await refresh();
   }
 
@@ -130,28 +161,79 @@ export function createWeekPanel() {
     wantedUser = userSelect.value;
     history.replaceState(null, '', `?${new URLSearchParams({ user: wantedUser, date: dateInput.value })}${location.hash}`);
     heading.textContent = `Week of ${dayLabel(monday)} ${monday.slice(0, 4)}, ${calendarSelect.selectedOptions[0]?.textContent ?? calendarId}`;
-    const byDay = placeEvents(answer.items, answer.timeZone, days);
-    renderIfChanged(grid, { calendarId, answer, days }, () => days.map((day) => dayColumn(day, byDay.get(day) ?? [])));
+    const layout = layoutWeek(answer.items, answer.timeZone, days);
+    renderIfChanged(grid, { calendarId, answer, days }, () => weekCells(days, layout, eventPanel.open));
+    const week = `${calendarId} ${monday}`;
+    if (scrolledTo !== week) {
+      scrolledTo = week;
+      scrollToFirstEvent([...layout.timed.values()].flat().map((box) => box.start));
+    }
     const left = answer.unexpandable ?? [];
     renderIfChanged(unexpandable, { calendarId, left }, () => left.map(unexpandableItem));
+    const placed = [...layout.allDay.values(), ...layout.timed.values()].flat();
+    eventPanel.update((id) => {
+      const found = placed.find((p) => p.event.id === id);
+      return found && { event: found.event, when: found.label, marks: marksOf(found.event) };
+    });
+    const empty = !placed.some(({ event }) => event.status !== 'cancelled');
+    tell(empty ? await whereElse(calendarId, answer.timeZone, monday) : openingNote);
   }
 
-  /** @param {number} weeks */
-  function move(weeks) {
-    if (dateInput.value === '') return;
-    dateInput.value = addDays(dateInput.value, 7 * weeks);
-    void attempt(showWeek);
+  /**
+   * Where the events are when this week has none: the next one after it, else the latest before.
+   * @param {string} calendarId
+   * @param {string} timeZone
+   * @param {string} monday
+   * @returns {Promise<string | [string, string]>} what to say, or that and the day to go to
+   */
+  async function whereElse(calendarId, timeZone, monday) {
+    // The week has none, so the latest before its end is the latest before its start.
+    const found = await nearestEvent(calendarId, startOfDay(addDays(monday, 7), timeZone));
+    if (found === undefined) return 'No events this week, nor in any other: this calendar has none.';
+    return [`No events this week. The ${found.after ? 'next one' : 'latest one'}: ${describe(found.event, timeZone)}.`, dayOf(found.event, timeZone)];
   }
 
-  onSubmit(byId('week-form', HTMLFormElement), async (fields) => {
+  /**
+   * Says something above the week, with a button to go to another day's week when there is one.
+   * @param {string | [string, string]} what
+   */
+  function tell(what) {
+    const [text, day] = typeof what === 'string' ? [what, undefined] : what;
+    renderIfChanged(notice, what, () => [
+      text,
+      day !== undefined && ' ',
+      day !== undefined && h('button', { type: 'button', onclick: () => go(day) }, 'Go to that week'),
+    ]);
+  }
+
+  /** @param {number[]} starts the timed events' first minutes */
+  function scrollToFirstEvent(starts) {
+    const column = grid.querySelector('.day');
+    const head = grid.querySelector('.day-head');
+    if (!(column instanceof HTMLElement) || !(head instanceof HTMLElement)) return;
+    const first = starts.length > 0 ? Math.min(...starts) : DEFAULT_FIRST_HOUR * 60;
+    // An hour of room above the first event, under the sticky day heads.
+    const hour = column.offsetHeight / 24;
+    grid.scrollTop = column.offsetTop - head.offsetHeight + (first / 60) * hour - hour;
+  }
+
+  /** @param {string} day */
+  function go(day) {
+    dateInput.value = day;
+    openingNote = '';
+    void attempt(showWeek, weekForm);
+  }
+
+  onSubmit(weekForm, async (fields) => {
     const userId = field(fields, 'user');
+    openingNote = '';
     if (userId !== wantedUser) await selectUser(userId);
     else await showWeek();
   });
-  userSelect.addEventListener('change', () => void attempt(() => selectUser(userSelect.value)));
-  calendarSelect.addEventListener('change', () => void attempt(showWeek));
-  byId('week-previous', HTMLButtonElement).addEventListener('click', () => move(-1));
-  byId('week-next', HTMLButtonElement).addEventListener('click', () => move(1));
+  userSelect.addEventListener('change', () => void attempt(() => selectUser(userSelect.value), weekForm));
+  calendarSelect.addEventListener('change', () => void attempt(showWeek, weekForm));
+  byId('week-previous', HTMLButtonElement).addEventListener('click', () => dateInput.value !== '' && go(addDays(dateInput.value, -7)));
+  byId('week-next', HTMLButtonElement).addEventListener('click', () => dateInput.value !== '' && go(addDays(dateInput.value, 7)));
 
   return {
     refresh,
@@ -162,78 +244,36 @@ export function createWeekPanel() {
   };
 }
 
+/** Now on the service clock (§5), which a test may have moved. */
+async function serviceNow() {
+  const clock = /** @type {{ now: string }} */ (await api('GET', '/__svc/clock'));
+  return Date.parse(clock.now);
+}
+
 /**
- * The events of each day of the week, all-day ones first, then by start. A timed event appears on
- * every day it overlaps; a cancelled instance listed without times sits at its original start.
- * @param {CalendarEvent[]} items
+ * The day whose week shows the event: the day it starts, or `now`'s day for one under way at `now`.
+ * @param {CalendarEvent} event
  * @param {string} timeZone
- * @param {string[]} days
- * @returns {Map<string, Placed[]>}
+ * @param {number} [now]
  */
-function placeEvents(items, timeZone, days) {
-  /** @type {Map<string, Placed[]>} */
-  const byDay = new Map(days.map((day) => [day, []]));
-  for (const event of items) {
-    const start = event.start ?? event.originalStartTime;
-    const end = event.end ?? start;
-    if (start === undefined || end === undefined) continue;
-    if (start.date !== undefined) {
-      // All-day: the end date is exclusive (RFC 5545 §3.6.1, as the Calendar API writes it).
-      const last = end.date !== undefined && end.date > start.date ? addDays(end.date, -1) : start.date;
-      for (const day of days) if (day >= start.date && day <= last) byDay.get(day)?.push({ event, allDay: true, label: 'all day', sortKey: '' });
-      continue;
-    }
-    if (start.dateTime === undefined) continue;
-    const from = Date.parse(start.dateTime);
-    const to = end.dateTime === undefined ? from : Date.parse(end.dateTime);
-    const first = zoned(from, timeZone);
-    // An event ending at midnight does not spill into the next day.
-    const lastDay = to > from ? zoned(to - 1, timeZone).date : first.date;
-    const last = zoned(to, timeZone);
-    const label = `${first.time}–${last.date === first.date ? last.time : `${dayLabel(last.date)} ${last.time}`}`;
-    for (const day of days) if (day >= first.date && day <= lastDay) byDay.get(day)?.push({ event, allDay: false, label, sortKey: `${first.date}T${first.time}` });
-  }
-  for (const placed of byDay.values()) placed.sort((a, b) => Number(b.allDay) - Number(a.allDay) || a.sortKey.localeCompare(b.sortKey));
-  return byDay;
+function dayOf(event, timeZone, now = -Infinity) {
+  const start = event.start ?? event.originalStartTime;
+  const today = Number.isFinite(now) ? zoned(now, timeZone).date : '';
+  if (start?.date !== undefined) return start.date >= today ? start.date : today;
+  return zoned(Math.max(startOf(event) ?? now, now), timeZone).date;
 }
 
-/** @param {string} day @param {Placed[]} placed */
-function dayColumn(day, placed) {
-  return h(
-    'section',
-    { class: 'day', 'data-date': day, 'aria-label': dayLabel(day) },
-    h('h4', {}, dayLabel(day)),
-    placed.length === 0 ? h('p', { class: 'quiet' }, 'No events') : h('ul', { class: 'events' }, ...placed.map(eventItem)),
-  );
-}
-
-/** @param {Placed} placed */
-function eventItem({ event, allDay, label }) {
-  const cancelled = event.status === 'cancelled';
-  const transparent = event.transparency === 'transparent';
-  const attendees = event.attendees ?? [];
-  const classes = ['event', allDay ? 'all-day' : 'timed', cancelled ? 'cancelled' : '', transparent ? 'transparent' : ''].filter(Boolean).join(' ');
-  return h(
-    'li',
-    { class: classes, 'data-event-id': event.id },
-    h(
-      'details',
-      {},
-      h(
-        'summary',
-        {},
-        h('span', { class: 'when' }, label),
-        ' ',
-        h('span', { class: 'title' }, event.summary ?? '(no title)'),
-        cancelled && h('span', { class: 'tag' }, 'cancelled'),
-        transparent && h('span', { class: 'tag' }, 'free'),
-        event.recurringEventId !== undefined && h('span', { class: 'tag' }, 'recurring'),
-        attendees.length > 0 && h('span', { class: 'tag' }, `${attendees.length} ${attendees.length === 1 ? 'guest' : 'guests'}`),
-      ),
-      attendees.length > 0 && attendeeList(attendees),
-      jsonBlock(event),
-    ),
-  );
+/**
+ * An event named with its day and time, e.g. “Weekly planning”, Mon 26 Oct 2026, 09:30.
+ * @param {CalendarEvent} event
+ * @param {string} timeZone
+ */
+function describe(event, timeZone) {
+  const start = event.start ?? event.originalStartTime;
+  const title = `“${event.summary ?? '(no title)'}”`;
+  if (start?.date !== undefined) return `${title}, ${dayLabel(start.date)} ${start.date.slice(0, 4)}, all day`;
+  const { date, time } = zoned(startOf(event) ?? 0, timeZone);
+  return `${title}, ${dayLabel(date)} ${date.slice(0, 4)}, ${time}`;
 }
 
 /**
@@ -252,65 +292,4 @@ function unexpandableItem({ event, error_description }) {
       jsonBlock(event),
     ),
   );
-}
-
-/**
- * Each attendee with their answer; `self` is the owner of the calendar shown (§13: on a copy, the
- * invitee).
- * @param {Attendee[]} attendees
- */
-function attendeeList(attendees) {
-  return h(
-    'ul',
-    { class: 'attendees', 'aria-label': 'Attendees and their answers' },
-    ...attendees.map((attendee) =>
-      h(
-        'li',
-        {},
-        attendee.displayName ? `${attendee.displayName} <${attendee.email ?? ''}>` : (attendee.email ?? '(no e-mail)'),
-        ': ',
-        h('span', { class: 'response' }, attendee.responseStatus ?? '(no responseStatus)'),
-        attendee.organizer && h('span', { class: 'tag' }, 'organizer'),
-        attendee.optional && h('span', { class: 'tag' }, 'optional'),
-        attendee.self && h('span', { class: 'tag' }, 'this calendar'),
-        attendee.comment && h('q', { class: 'comment' }, attendee.comment),
-      ),
-    ),
-  );
-}
-
-/**
- * The date and wall-clock time of an instant in a time zone.
- * @param {number} instant
- * @param {string} timeZone
- */
-function zoned(instant, timeZone) {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' })
-      .formatToParts(instant)
-      .map((part) => [part.type, part.value]),
-  );
-  return { date: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` };
-}
-
-/** Today on the service clock (§5), in that time zone. @param {string} timeZone */
-async function today(timeZone) {
-  const clock = /** @type {{ now: string }} */ (await api('GET', '/__svc/clock'));
-  return zoned(Date.parse(clock.now), timeZone).date;
-}
-
-/** @param {string} day YYYY-MM-DD @param {number} count */
-function addDays(day, count) {
-  return new Date(Date.parse(`${day}T00:00:00Z`) + count * DAY_MS).toISOString().slice(0, 10);
-}
-
-/** The Monday of the (ISO 8601) week holding that day. @param {string} day */
-function mondayOf(day) {
-  const weekday = new Date(`${day}T00:00:00Z`).getUTCDay();
-  return addDays(day, -((weekday + 6) % 7));
-}
-
-/** @param {string} day */
-function dayLabel(day) {
-  return new Date(`${day}T00:00:00Z`).toLocaleDateString('en-GB', { timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short' });
 }

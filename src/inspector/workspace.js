@@ -5,7 +5,7 @@
 // confirmBeforeActing).
 
 import { api } from './api.js';
-import { attempt, byId, field, onSubmit } from './dom.js';
+import { byId, field, onClick, onSubmit } from './dom.js';
 
 /** @typedef {{ now: string, offsetSeconds: number }} ClockState */
 /** @typedef {{ status: string, store: string, version: string, uptimeSeconds: number }} Health */
@@ -47,13 +47,11 @@ export function createWorkspacePanel(changed) {
     showClock(await api('POST', '/__svc/clock', { now: field(fields, 'now') }));
     await changed();
   });
-  byId('reset', HTMLButtonElement).addEventListener('click', () =>
-    void attempt(async () => {
-      await api('POST', '/__svc/reset');
-      fixtureResult.textContent = 'Workspace reset to the startup fixture.';
-      await changed();
-    }),
-  );
+  onClick(byId('reset', HTMLButtonElement), async () => {
+    await api('POST', '/__svc/reset');
+    fixtureResult.textContent = 'Workspace reset to the startup fixture.';
+    await changed();
+  });
   onSubmit(byId('fixture-file', HTMLFormElement), async (fields) => {
     const file = fields.get('file');
     if (!(file instanceof File) || file.name === '') throw new Error('Choose a fixture file first.');

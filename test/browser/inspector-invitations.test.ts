@@ -35,20 +35,21 @@ describe('the inspector page shows attendees and the outbox, in Chromium (CONTRA
     await page.waitUntil(`document.body.dataset.ready === 'true'`, 'its panels loaded');
     const event = `document.querySelector('[data-date="2030-03-10"] [data-event-id="kickoff0310"]')`;
     await page.waitUntil(event, 'the kickoff');
-    assert.match(await page.evaluate<string>(`${event}.querySelector('summary').textContent`), /^18:00–19:00 Kickoff.*3 guests/);
+    assert.match(await page.evaluate<string>(`${event}.textContent`), /^18:00–19:00 Kickoff.*3 guests/);
     assert.match(await page.evaluate<string>(`document.getElementById('outbox-messages').textContent`), /The outbox is empty\./, 'loading a fixture sends nothing');
 
-    // Opened with the keyboard: focus on its summary, Enter.
-    await page.evaluate(`${event}.querySelector('summary').focus()`);
+    // Opened with the keyboard in the side panel: focus on the event, Enter.
+    await page.evaluate(`${event}.focus()`);
     await browser.cdp.send('Input.dispatchKeyEvent', { type: 'keyDown', key: 'Enter', code: 'Enter', windowsVirtualKeyCode: 13, text: '\r' }, page.session);
     await browser.cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', key: 'Enter', code: 'Enter', windowsVirtualKeyCode: 13 }, page.session);
-    await page.waitUntil(`${event}.querySelector('details').open`, 'the kickoff opened');
-    const attendees = await page.evaluate<string[]>(`[...${event}.querySelectorAll('ul.attendees li')].map((li) => li.textContent)`);
+    await page.waitUntil(`!document.getElementById('event-panel').hidden`, 'the kickoff opened');
+    assert.equal(await page.evaluate(`document.getElementById('event-panel-title').textContent`), 'Kickoff');
+    const attendees = await page.evaluate<string[]>(`[...document.querySelectorAll('#event-panel ul.attendees li')].map((li) => li.textContent)`);
     assert.equal(attendees.length, 3);
     assert.match(attendees[0] ?? '', new RegExp(`^${AIKO}: accepted.*organizer.*this calendar`));
     assert.match(attendees[1] ?? '', new RegExp(`^${BEN}: accepted.*Bringing the slides`));
     assert.match(attendees[2] ?? '', new RegExp(`^${EXTERNAL}: needsAction.*optional`));
-    assert.ok(await page.evaluate(`${event}.querySelector('ul.attendees').checkVisibility()`), 'shown on the page');
+    assert.ok(await page.evaluate(`document.querySelector('#event-panel ul.attendees').checkVisibility()`), 'shown on the page');
 
     // Two writes: a new event inviting Ben and the guest, then a change only the guest hears of.
     const token = await tokenFor(url, 'calendar');

@@ -39,9 +39,9 @@ describe('the inspector page in Chromium (CONTRACT §11)', { skip: BROWSER_SKIP,
     return { url, browser, page };
   }
 
-  /** The text of the event with that id in the day column of that date, or null when not there. */
+  /** The text of the event with that id on that date, or null when not there. */
   const eventText = (page: Page, date: string, id: string) =>
-    page.evaluate<string | null>(`document.querySelector('[data-date="${date}"] [data-event-id="${id}"] summary')?.textContent ?? null`);
+    page.evaluate<string | null>(`document.querySelector('[data-date="${date}"] [data-event-id="${id}"]')?.textContent ?? null`);
 
   it("loads under its CSP with no problem reported, and shows Aiko's week of the deep link in Tokyo time", async (t) => {
     const { page } = await setup(t);
@@ -169,7 +169,7 @@ describe('the inspector page in Chromium (CONTRACT §11)', { skip: BROWSER_SKIP,
 
     await page.fill('Error', 'invalid_grant', '#fault-form');
     await page.click('Add fault');
-    await page.waitUntil(`document.querySelector('#errors .error')?.textContent.includes('POST /__svc/faults answered 400. invalid_fault')`, 'the 400');
+    await page.waitUntil(`document.querySelector('#fault-form + .error-slot .error')?.textContent.includes('POST /__svc/faults answered 400. invalid_fault')`, 'the 400');
     await page.click('Delete', '#fault-list');
     await page.waitUntil(`document.querySelector('#fault-list').textContent.includes('No fault rules')`, 'the rule gone');
     assert.deepEqual((await call(`${url}/__svc/faults`)).json.faults, []);
@@ -231,7 +231,7 @@ describe('the inspector page in Chromium (CONTRACT §11)', { skip: BROWSER_SKIP,
 
     await page.fill('Fixture JSON', '{"users": [');
     await page.click('Load pasted fixture');
-    await page.waitUntil(`document.querySelector('#errors .error')?.textContent.includes('is not JSON')`, 'the parse error');
+    await page.waitUntil(`document.querySelector('#fixture-text + .error-slot .error')?.textContent.includes('is not JSON')`, 'the parse error');
 
     await page.click('Reset workspace');
     await page.waitUntil(`document.querySelectorAll('#users li').length === 3`, 'the three users of the default fixture');
