@@ -14,7 +14,7 @@ import { Agent, request as httpRequest } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { expandScopes, requestToken, DEFAULT_CLIENT } from '../../src/cli/token.ts';
+import { expandScopes, requestToken, DEFAULT_CLIENT } from '../../src/handle/consent.ts';
 import { sqliteAvailable } from '../_helpers/node.ts';
 import {
   BENCH_USER,
