@@ -1,6 +1,7 @@
 // The inspector page (CONTRACT §11): GET /__svc/ui answers its HTML document, GET /__svc/ui/<file>
-// its scripts, stylesheet and icon. They are the static files of src/inspector/, read once when
-// the management surface is made; the page is a client of the JSON API of §5 and §8–§10 and
+// its scripts, stylesheet and icon. They are the static files of src/inspector/, read once per
+// process, when the first management surface is made (a test file that starts a service per test
+// reads them once); the page is a client of the JSON API of §5 and §8–§10 and
 // serves nothing else. Who may fetch them is guard.ts's business (the document alone may be opened
 // from another site).
 
@@ -38,7 +39,7 @@ const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 
 /** Adds GET /__svc/ui and GET /__svc/ui/:file to the management routes. */
 export function addInspectorRoutes(routes: Router<Handler>): void {
-  const files = readInspectorFiles();
+  const files = (inspectorFiles ??= readInspectorFiles());
   const document = files.get(DOCUMENT);
   if (document === undefined) throw new Error(`src/inspector/${DOCUMENT} is missing`);
   routes
@@ -50,6 +51,8 @@ export function addInspectorRoutes(routes: Router<Handler>): void {
       return result;
     });
 }
+
+let inspectorFiles: Map<string, Result> | undefined;
 
 // A fixed set of names read from disk here, looked up by exact name per request: no request path
 // ever reaches the file system.
