@@ -1,6 +1,7 @@
 // The inspector page (CONTRACT §11): GET /__svc/ui answers its HTML document, GET /__svc/ui/<file>
-// its scripts, stylesheet and icon. They are the static files of src/inspector/, read once when
-// the management surface is made; the page is a client of the JSON API of §5 and §8–§10 and
+// its scripts, stylesheet and icon. They are the static files of src/inspector/, read once per
+// process, when the first management surface is made (a test file that starts a service per test
+// reads them once); the page is a client of the JSON API of §5 and §8–§10 and
 // serves nothing else. Who may fetch them is guard.ts's business (the document alone may be opened
 // from another site).
 

@@ -1,11 +1,11 @@
 // Getting tokens in tests by driving the real OAuth flow over HTTP, without a browser. The flow
-// itself is the `token` command's client (src/cli/token.ts); this adds the test defaults and
+// itself is the test handle's (src/handle/consent.ts); this adds the test defaults and
 // finds the connection the approval created.
 
-import { DEFAULT_CLIENT, expandScopes, requestToken } from '../../src/cli/token.ts';
-import type { TokenResponse } from '../../src/cli/token.ts';
+import { DEFAULT_CLIENT, expandScopes, requestToken } from '../../src/handle/consent.ts';
+import type { TokenResponse } from '../../src/handle/consent.ts';
 
-export { approveConsent, DEFAULT_CLIENT, expandScope, expandScopes, openConsent, parseConsentPage } from '../../src/cli/token.ts';
+export { approveConsent, DEFAULT_CLIENT, expandScope, expandScopes, openConsent, parseConsentPage } from '../../src/handle/consent.ts';
 
 export interface ObtainTokenOptions {
   /** Test user id; default the first user of the consent page (user-aiko in the default fixture). */

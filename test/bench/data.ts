@@ -6,7 +6,7 @@
 // and only the rest of the calendar grows: that is what the growth rows compare.
 
 import { writeFileSync } from 'node:fs';
-import { DEFAULT_CLIENT } from '../../src/cli/token.ts';
+import { DEFAULT_CLIENT } from '../../src/handle/consent.ts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };

@@ -14,7 +14,7 @@ import { Agent, request as httpRequest } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { expandScopes, requestToken, DEFAULT_CLIENT } from '../../src/cli/token.ts';
+import { expandScopes, requestToken, DEFAULT_CLIENT } from '../../src/handle/consent.ts';
 import { sqliteAvailable } from '../_helpers/node.ts';
 import {
   BENCH_USER,
@@ -33,6 +33,7 @@ import {
   singleEvents,
   writeFixture,
 } from './data.ts';
+import { inProcessRows } from './in-process.ts';
 import { encodeRequest, runLoad } from './load.ts';
 import type { LoadResult, RequestSpec } from './load.ts';
 import { residentBytes, startBare, startService } from './process.ts';
@@ -581,6 +582,9 @@ try {
   };
   const growth = new Map(config.growth.map((n) => [n, writeFixture(join(work, `growth-${n}.json`), growthWorkspace(n))]));
   await coldStart();
+  const inProcess = await inProcessRows(quick);
+  rows.push(...inProcess.rows.map((row) => ({ ...row, bare: '' })));
+  notes.push(...inProcess.notes);
   bare = await startBare();
   for (const backend of backends) await mainRows(bare, backend, fixtures);
   for (const backend of backends) await overheadRows(backend, fixtures.small);

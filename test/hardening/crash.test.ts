@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
-import { DEFAULT_CLIENT } from '../../src/cli/token.ts';
+import { DEFAULT_CLIENT } from '../../src/handle/consent.ts';
 import { integrityCheck, startCli, tempDbPath } from '../_helpers/cli-process.ts';
 import { Rng, SEED } from '../_helpers/fuzz.ts';
 import { SQLITE_SKIP } from '../_helpers/node.ts';

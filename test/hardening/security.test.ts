@@ -12,7 +12,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { start } from '../../src/index.ts';
 import type { RunningService } from '../../src/index.ts';
-import { DEFAULT_CLIENT } from '../../src/cli/token.ts';
+import { DEFAULT_CLIENT } from '../../src/handle/consent.ts';
 import type { Logger } from '../../src/http/log.ts';
 import { safeEqual, sha256 } from '../../src/crypto.ts';
 import { databaseBytes, tempDbPath } from '../_helpers/cli-process.ts';

@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { approveConsent, expandScopes, openConsent, requestToken } from '../../src/cli/token.ts';
+import { approveConsent, expandScopes, openConsent, requestToken } from '../../src/handle/consent.ts';
 import { CALENDAR_ROUTES } from '../../src/calendar/routes.ts';
 import { BACKENDS, databaseFor, skipUnless } from '../_helpers/backends.ts';
 import { CALENDAR_FIXTURE } from '../_helpers/calendar.ts';

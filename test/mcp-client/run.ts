@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { expandScopes, requestToken } from '../../src/cli/token.ts';
+import { expandScopes, requestToken } from '../../src/handle/consent.ts';
 import { start } from '../../src/index.ts';
 
 const CLIENT_DIR = process.env.MCP_CLIENT_DIR ?? `${process.env.HOME ?? '/tmp'}/.cache/local-calendar-emulator/mcp-client`;

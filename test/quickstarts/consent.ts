@@ -4,7 +4,7 @@
 // its code.
 
 import { get } from 'node:http';
-import { parseConsentPage } from '../../src/cli/token.ts';
+import { parseConsentPage } from '../../src/handle/consent.ts';
 
 const TIMEOUT_MS = 10_000;
 
