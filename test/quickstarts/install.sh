@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs the official client libraries that README "Quickstarts" uses, for .ci/run: Debian's
+# Installs the official client libraries that docs/quickstarts.md uses, for .ci/run: Debian's
 # packages through apt-get (as root; a registry other than npm and Debian's is not reachable, so
 # the Python, Go, Java and Ruby clients come from Debian), and googleapis + google-auth-library
 # from npm into a folder outside the repository (never a project dependency). A client that

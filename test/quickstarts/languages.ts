@@ -1,7 +1,7 @@
-// The five quickstart programs of README "Quickstarts" and how each is run here: which client
+// The five quickstart programs of docs/quickstarts.md and how each is run here: which client
 // libraries it needs (Debian packages, or npm into a scratch folder outside the repository, never
 // a project dependency), how to tell that they are missing, and the command that runs the same
-// file the README shows.
+// file docs/quickstarts.md shows.
 
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync } from 'node:fs';
@@ -14,13 +14,13 @@ export interface Command {
   argv: [string, ...string[]];
   cwd: string;
   env: Record<string, string>;
-  /** How this run differs from the README's setup, printed beside the result. */
+  /** How this run differs from the setup docs/quickstarts.md describes, printed beside the result. */
   note?: string;
 }
 
 export interface Quickstart {
   language: string;
-  /** The program, relative to test/quickstarts/; the README shows it verbatim. */
+  /** The program, relative to test/quickstarts/; docs/quickstarts.md shows it verbatim. */
   file: string;
   /** Why this client cannot run on this machine, or undefined when it can. */
   unavailable(): string | undefined;

@@ -1,4 +1,4 @@
-// Runs every quickstart of README "Quickstarts" against a started service, as .ci/run does:
+// Runs every quickstart of docs/quickstarts.md against a started service, as .ci/run does:
 // each program prints its authorization URL, this runner plays the browser on the consent page
 // (consent.ts), and the program's output must show the token, the refresh through the service's
 // token endpoint, the day's events and the free/busy answer. A client whose libraries are not
