@@ -16,6 +16,10 @@ export interface Options {
   logRequests: boolean;
   /** Serve Google's Calendar MCP server at /mcp/v1 (--mcp, CONTRACT §17). */
   mcp: boolean;
+  /** Enforce the per-minute usage limits below (--quotas, CONTRACT §18). */
+  quotas: boolean;
+  quotaUserPerMinute: number;
+  quotaProjectPerMinute: number;
 }
 
 export const DEFAULT_FIXTURE = new URL('../fixtures/default.json', import.meta.url).pathname;
@@ -30,7 +34,14 @@ export const DEFAULTS: Options = {
   allowedHosts: [],
   logRequests: false,
   mcp: false,
+  quotas: false,
+  // Google's Calendar API limits: 600 requests a minute per user per project, 10,000 per project
+  // (https://developers.google.com/workspace/calendar/api/guides/quota).
+  quotaUserPerMinute: 600,
+  quotaProjectPerMinute: 10_000,
 };
+
+const MAX_QUOTA = 1_000_000_000;
 
 /** The largest --journal-size: a million entries is already hundreds of megabytes of bodies. */
 export const MAX_JOURNAL_SIZE = 1_000_000;
@@ -60,7 +71,9 @@ export type Command =
   | { kind: 'help' }
   | { kind: 'version' };
 
-type OptionKey = 'host' | 'port' | 'db' | 'fixture' | 'baseUrl' | 'journalSize' | 'allowedHosts' | 'logRequests' | 'mcp' | 'quiet' | 'exportOnExit';
+type OptionKey =
+  | 'host' | 'port' | 'db' | 'fixture' | 'baseUrl' | 'journalSize' | 'allowedHosts' | 'logRequests' | 'mcp'
+  | 'quotas' | 'quotaUserPerMinute' | 'quotaProjectPerMinute' | 'quiet' | 'exportOnExit';
 
 interface FlagSpec {
   key: OptionKey;
@@ -79,6 +92,9 @@ const FLAGS: Record<string, FlagSpec> = {
   '--allowed-hosts': { key: 'allowedHosts', env: 'CALENDAR_ALLOWED_HOSTS' },
   '--log-requests': { key: 'logRequests', env: 'CALENDAR_LOG_REQUESTS', switch: true },
   '--mcp': { key: 'mcp', env: 'CALENDAR_MCP', switch: true },
+  '--quotas': { key: 'quotas', env: 'CALENDAR_QUOTAS', switch: true },
+  '--quota-user-per-minute': { key: 'quotaUserPerMinute', env: 'CALENDAR_QUOTA_USER_PER_MINUTE' },
+  '--quota-project-per-minute': { key: 'quotaProjectPerMinute', env: 'CALENDAR_QUOTA_PROJECT_PER_MINUTE' },
   '--quiet': { key: 'quiet', switch: true },
   '--export-on-exit': { key: 'exportOnExit' },
 };
@@ -110,6 +126,12 @@ Options (flags win over environment variables):
   --log-requests         CALENDAR_LOG_REQUESTS=1
                                            one stderr line per answered request (no query or body)
   --mcp                  CALENDAR_MCP=1    serve Google's Calendar MCP server at /mcp/v1
+  --quotas               CALENDAR_QUOTAS=1 enforce Google's per-minute usage limits (answers 403
+                                           userRateLimitExceeded or 429 rateLimitExceeded)
+  --quota-user-per-minute <n>  CALENDAR_QUOTA_USER_PER_MINUTE
+                                           requests a minute per user per client (default 600)
+  --quota-project-per-minute <n>  CALENDAR_QUOTA_PROJECT_PER_MINUTE
+                                           requests a minute per client (default 10000)
   --export-on-exit <file>                  write the workspace export there before stopping
   --quiet                                  no banner on stderr after the Listening line
   --help                                   print this help and exit
@@ -165,6 +187,9 @@ export function resolveOptions(raw: {
   allowedHosts?: string | readonly string[] | undefined;
   logRequests?: string | boolean | undefined;
   mcp?: string | boolean | undefined;
+  quotas?: string | boolean | undefined;
+  quotaUserPerMinute?: string | number | undefined;
+  quotaProjectPerMinute?: string | number | undefined;
 }): Options {
   const port = integerOption('--port', raw.port, DEFAULTS.port, 65535);
   const host = raw.host ?? DEFAULTS.host;
@@ -194,7 +219,18 @@ export function resolveOptions(raw: {
     allowedHosts: allowedHostsOption(raw.allowedHosts),
     logRequests: raw.logRequests === true || raw.logRequests === 'true',
     mcp: raw.mcp === true || raw.mcp === 'true',
+    quotas: raw.quotas === true || raw.quotas === 'true',
+    // Checked with or without --quotas, which alone decides whether they apply.
+    quotaUserPerMinute: quotaOption('--quota-user-per-minute', raw.quotaUserPerMinute, DEFAULTS.quotaUserPerMinute),
+    quotaProjectPerMinute: quotaOption('--quota-project-per-minute', raw.quotaProjectPerMinute, DEFAULTS.quotaProjectPerMinute),
   };
+}
+
+/** A per-minute limit: a whole number from 1 (0 would refuse every request). */
+function quotaOption(flag: string, raw: string | number | undefined, fallback: number): number {
+  const value = integerOption(flag, raw, fallback, MAX_QUOTA);
+  if (value === 0) throw new OptionError(`${flag} must be an integer from 1 to ${MAX_QUOTA}, got ${JSON.stringify(raw)}`);
+  return value;
 }
 
 // A Host value as a client sends it (RFC 9110 §7.2): a name or address, then an optional port.

@@ -27,6 +27,7 @@ import { startPush } from './push/service.ts';
 import { createHttpServer } from './server.ts';
 import type { HttpTimeouts } from './server.ts';
 import { openStore } from './store/open.ts';
+import { Usage } from './usage/usage.ts';
 
 export interface StartOptions {
   host?: string | undefined;
@@ -49,6 +50,10 @@ export interface StartOptions {
   logRequests?: boolean | undefined;
   /** Serve Google's Calendar MCP server at /mcp/v1 (CONTRACT §17; default off). */
   mcp?: boolean | undefined;
+  /** Enforce Google's per-minute usage limits (CONTRACT §18; default off), and the limits to enforce. */
+  quotas?: boolean | undefined;
+  quotaUserPerMinute?: number | undefined;
+  quotaProjectPerMinute?: number | undefined;
 }
 
 export interface RunningService {
@@ -76,6 +81,9 @@ export async function launch(startOptions: StartOptions = {}): Promise<LaunchedS
     allowedHosts: startOptions.allowedHosts,
     logRequests: startOptions.logRequests,
     mcp: startOptions.mcp,
+    quotas: startOptions.quotas,
+    quotaUserPerMinute: startOptions.quotaUserPerMinute,
+    quotaProjectPerMinute: startOptions.quotaProjectPerMinute,
   });
   const log = startOptions.log === true ? stderrLogger : startOptions.log ? startOptions.log : silentLogger;
   // Asked for in-process without a logger of its own, the request lines still reach stderr.
@@ -109,8 +117,10 @@ export async function launch(startOptions: StartOptions = {}): Promise<LaunchedS
   const caches = { renders: createRenderCache(app), windows: createWindowCache(app) };
   const journal = new Journal(options.journalSize, clock, log);
   app.onWorkspaceReplaced(() => journal.clear());
-  const surfaces = [createManagementSurface(app, { notifier, journal, faults, caches }), createOAuthSurface(app, bearers, faults), createCalendarSurface(app, bearers, caches, notifier, faults)];
-  if (options.mcp) surfaces.push(createMcpSurface(app, bearers, caches, notifier, faults));
+  const usage = new Usage(clock, options.quotas ? { userPerMinute: options.quotaUserPerMinute, projectPerMinute: options.quotaProjectPerMinute } : undefined);
+  app.onWorkspaceReplaced(() => usage.clear());
+  const surfaces = [createManagementSurface(app, { notifier, journal, faults, caches, usage }), createOAuthSurface(app, bearers, faults), createCalendarSurface(app, bearers, caches, notifier, faults, usage)];
+  if (options.mcp) surfaces.push(createMcpSurface(app, bearers, caches, notifier, faults, usage));
   const { server, stop } = createHttpServer({
     surfaces,
     log,
