@@ -18,6 +18,10 @@ export interface Options {
   mcp: boolean;
   /** Workspaces besides the root (CONTRACT §15). */
   maxWorkspaces: number;
+  /** Enforce the per-minute usage limits below (--quotas, CONTRACT §18). */
+  quotas: boolean;
+  quotaUserPerMinute: number;
+  quotaProjectPerMinute: number;
 }
 
 export const DEFAULT_FIXTURE = new URL('../fixtures/default.json', import.meta.url).pathname;
@@ -33,7 +37,14 @@ export const DEFAULTS: Options = {
   logRequests: false,
   mcp: false,
   maxWorkspaces: 1_000,
+  quotas: false,
+  // Google's Calendar API limits: 600 requests a minute per user per project, 10,000 per project
+  // (https://developers.google.com/workspace/calendar/api/guides/quota).
+  quotaUserPerMinute: 600,
+  quotaProjectPerMinute: 10_000,
 };
+
+const MAX_QUOTA = 1_000_000_000;
 
 /** The largest --journal-size: a million entries is already hundreds of megabytes of bodies. */
 export const MAX_JOURNAL_SIZE = 1_000_000;
@@ -66,7 +77,9 @@ export type Command =
   | { kind: 'help' }
   | { kind: 'version' };
 
-type OptionKey = 'host' | 'port' | 'db' | 'fixture' | 'baseUrl' | 'journalSize' | 'allowedHosts' | 'logRequests' | 'mcp' | 'maxWorkspaces' | 'quiet' | 'exportOnExit';
+type OptionKey =
+  | 'host' | 'port' | 'db' | 'fixture' | 'baseUrl' | 'journalSize' | 'allowedHosts' | 'logRequests' | 'mcp'
+  | 'maxWorkspaces' | 'quotas' | 'quotaUserPerMinute' | 'quotaProjectPerMinute' | 'quiet' | 'exportOnExit';
 
 interface FlagSpec {
   key: OptionKey;
@@ -86,6 +99,9 @@ const FLAGS: Record<string, FlagSpec> = {
   '--log-requests': { key: 'logRequests', env: 'CALENDAR_LOG_REQUESTS', switch: true },
   '--mcp': { key: 'mcp', env: 'CALENDAR_MCP', switch: true },
   '--max-workspaces': { key: 'maxWorkspaces', env: 'CALENDAR_MAX_WORKSPACES' },
+  '--quotas': { key: 'quotas', env: 'CALENDAR_QUOTAS', switch: true },
+  '--quota-user-per-minute': { key: 'quotaUserPerMinute', env: 'CALENDAR_QUOTA_USER_PER_MINUTE' },
+  '--quota-project-per-minute': { key: 'quotaProjectPerMinute', env: 'CALENDAR_QUOTA_PROJECT_PER_MINUTE' },
   '--quiet': { key: 'quiet', switch: true },
   '--export-on-exit': { key: 'exportOnExit' },
 };
@@ -119,6 +135,12 @@ Options (flags win over environment variables):
   --mcp                  CALENDAR_MCP=1    serve Google's Calendar MCP server at /mcp/v1
   --max-workspaces <n>   CALENDAR_MAX_WORKSPACES
                                            workspaces besides the root, /__svc/workspaces (default 1000)
+  --quotas               CALENDAR_QUOTAS=1 enforce Google's per-minute usage limits (answers 403
+                                           userRateLimitExceeded or 429 rateLimitExceeded)
+  --quota-user-per-minute <n>  CALENDAR_QUOTA_USER_PER_MINUTE
+                                           requests a minute per user per client (default 600)
+  --quota-project-per-minute <n>  CALENDAR_QUOTA_PROJECT_PER_MINUTE
+                                           requests a minute per client (default 10000)
   --export-on-exit <file>                  write the workspace export there before stopping
   --quiet                                  no banner on stderr after the Listening line
   --help                                   print this help and exit
@@ -175,6 +197,9 @@ export function resolveOptions(raw: {
   logRequests?: string | boolean | undefined;
   mcp?: string | boolean | undefined;
   maxWorkspaces?: string | number | undefined;
+  quotas?: string | boolean | undefined;
+  quotaUserPerMinute?: string | number | undefined;
+  quotaProjectPerMinute?: string | number | undefined;
 }): Options {
   const port = integerOption('--port', raw.port, DEFAULTS.port, 65535);
   const host = raw.host ?? DEFAULTS.host;
@@ -205,7 +230,18 @@ export function resolveOptions(raw: {
     logRequests: raw.logRequests === true || raw.logRequests === 'true',
     mcp: raw.mcp === true || raw.mcp === 'true',
     maxWorkspaces: integerOption('--max-workspaces', raw.maxWorkspaces, DEFAULTS.maxWorkspaces, MAX_WORKSPACES),
+    quotas: raw.quotas === true || raw.quotas === 'true',
+    // Checked with or without --quotas, which alone decides whether they apply.
+    quotaUserPerMinute: quotaOption('--quota-user-per-minute', raw.quotaUserPerMinute, DEFAULTS.quotaUserPerMinute),
+    quotaProjectPerMinute: quotaOption('--quota-project-per-minute', raw.quotaProjectPerMinute, DEFAULTS.quotaProjectPerMinute),
   };
+}
+
+/** A per-minute limit: a whole number from 1 (0 would refuse every request). */
+function quotaOption(flag: string, raw: string | number | undefined, fallback: number): number {
+  const value = integerOption(flag, raw, fallback, MAX_QUOTA);
+  if (value === 0) throw new OptionError(`${flag} must be an integer from 1 to ${MAX_QUOTA}, got ${JSON.stringify(raw)}`);
+  return value;
 }
 
 // A Host value as a client sends it (RFC 9110 §7.2): a name or address, then an optional port.

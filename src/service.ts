@@ -42,6 +42,10 @@ export interface StartOptions {
   mcp?: boolean | undefined;
   /** Workspaces besides the root (CONTRACT §15; default 1,000). */
   maxWorkspaces?: number | undefined;
+  /** Enforce Google's per-minute usage limits (CONTRACT §18; default off), and the limits to enforce. */
+  quotas?: boolean | undefined;
+  quotaUserPerMinute?: number | undefined;
+  quotaProjectPerMinute?: number | undefined;
 }
 
 export interface RunningService {
@@ -68,6 +72,9 @@ export async function launch(startOptions: StartOptions = {}): Promise<LaunchedS
     logRequests: startOptions.logRequests,
     mcp: startOptions.mcp,
     maxWorkspaces: startOptions.maxWorkspaces,
+    quotas: startOptions.quotas,
+    quotaUserPerMinute: startOptions.quotaUserPerMinute,
+    quotaProjectPerMinute: startOptions.quotaProjectPerMinute,
   });
   const log = startOptions.log === true ? stderrLogger : startOptions.log ? startOptions.log : silentLogger;
   // The startup fixture is kept as JSON text, not as parsed objects: a reset re-parses it, and a
@@ -82,6 +89,7 @@ export async function launch(startOptions: StartOptions = {}): Promise<LaunchedS
     journalSize: options.journalSize,
     logRequests: options.logRequests,
     mcp: options.mcp,
+    quotas: options.quotas ? { userPerMinute: options.quotaUserPerMinute, projectPerMinute: options.quotaProjectPerMinute } : undefined,
     log,
     // Asked for in-process without a logger of its own, the request lines still reach stderr.
     requestLog: log === silentLogger ? stderrLogger : log,

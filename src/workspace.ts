@@ -26,6 +26,8 @@ import type { Notifier } from './push/delivery.ts';
 import { startPush } from './push/service.ts';
 import type { Site } from './server.ts';
 import type { Store } from './store/store.ts';
+import { Usage } from './usage/usage.ts';
+import type { UsageLimits } from './usage/usage.ts';
 
 /** A fixture as JSON text: a reset parses it anew, so no idle parsed copy stays in memory. */
 export interface FixtureSource {
@@ -44,6 +46,8 @@ export interface WorkspaceSettings {
   logRequests: boolean;
   /** Serve Google's Calendar MCP server at /mcp/v1 (CONTRACT §17). */
   mcp: boolean;
+  /** Google's per-minute usage limits to enforce (CONTRACT §18), or undefined: counted, not enforced. */
+  quotas: UsageLimits | undefined;
   log: Logger;
   requestLog: Logger;
   scheduler: Scheduler;
@@ -91,12 +95,15 @@ export function buildWorkspace(store: Store, fixture: FixtureSource, settings: W
   const journal = new Journal(settings.journalSize, clock, log);
   app.onFixtureLoaded(() => journal.clear());
   const checkpoints = new Checkpoints(app);
+  // Each workspace counts its own apps' requests; the counts are not data, so a restore keeps them.
+  const usage = new Usage(clock, settings.quotas);
+  app.onFixtureLoaded(() => usage.clear());
   const surfaces = [
-    createManagementSurface(app, { notifier, journal, faults, caches, checkpoints }),
+    createManagementSurface(app, { notifier, journal, faults, caches, checkpoints, usage }),
     createOAuthSurface(app, bearers, faults),
-    createCalendarSurface(app, bearers, caches, notifier, faults),
+    createCalendarSurface(app, bearers, caches, notifier, faults, usage),
   ];
-  if (settings.mcp) surfaces.push(createMcpSurface(app, bearers, caches, notifier, faults));
+  if (settings.mcp) surfaces.push(createMcpSurface(app, bearers, caches, notifier, faults, usage));
   let lastRequestAt: number | undefined;
   return {
     app,

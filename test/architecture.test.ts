@@ -23,23 +23,24 @@ interface Part {
 }
 
 // Layers, top to bottom: 8 entry points, 7 the composition root, 6 the HTTP server, the
-// Management API and the MCP surface, 5 the Calendar API, 4 OAuth and push delivery, 3 the App's shared state and
-// the fault rules, 2 fixtures, 1 event input and Google's error envelope, 0 the foundation (each
+// Management API and the MCP surface, 5 the Calendar API, 4 OAuth and push delivery, 3 the App's shared state,
+// the fault rules and the usage limits, 2 fixtures, 1 event input and Google's error envelope, 0 the foundation (each
 // part of it imports nothing outside itself). The test handle sits at 0 too: it is a client of the
 // public HTTP API, so it must import nothing of the service, or it would behave differently in
 // process and remote.
 const PARTS: Readonly<Record<string, Part>> = {
   entry: { members: ['main.ts', 'cli/'], layer: 8, mayImport: ['root', 'config', 'fixtures', 'handle', 'http', 'store', 'text'] },
-  root: { members: ['index.ts', 'service.ts', 'workspace.ts', 'workspaces.ts'], layer: 7, mayImport: ['app', 'calendar', 'config', 'domain', 'faults', 'fixtures', 'http', 'handle', 'journal', 'management', 'mcp', 'oauth', 'push', 'server', 'store'] },
+  root: { members: ['index.ts', 'service.ts', 'workspace.ts', 'workspaces.ts'], layer: 7, mayImport: ['app', 'calendar', 'config', 'domain', 'faults', 'fixtures', 'http', 'handle', 'journal', 'management', 'mcp', 'oauth', 'push', 'server', 'store', 'usage'] },
   server: { members: ['server.ts'], layer: 6, mayImport: ['http'] },
   // Google's MCP tools run the Calendar API's handlers, so the MCP surface sits just above it.
-  mcp: { members: ['mcp/'], layer: 6, mayImport: ['api', 'app', 'calendar', 'config', 'domain', 'faults', 'http', 'oauth', 'push'] },
-  management: { members: ['management/'], layer: 6, mayImport: ['app', 'calendar', 'config', 'domain', 'faults', 'fixtures', 'http', 'journal', 'push', 'validation'] },
-  calendar: { members: ['calendar/'], layer: 5, mayImport: ['api', 'app', 'crypto', 'domain', 'events', 'faults', 'http', 'oauth', 'push', 'store', 'validation'] },
+  mcp: { members: ['mcp/'], layer: 6, mayImport: ['api', 'app', 'calendar', 'config', 'domain', 'faults', 'http', 'oauth', 'push', 'usage'] },
+  management: { members: ['management/'], layer: 6, mayImport: ['app', 'calendar', 'config', 'domain', 'faults', 'fixtures', 'http', 'journal', 'push', 'usage', 'validation'] },
+  calendar: { members: ['calendar/'], layer: 5, mayImport: ['api', 'app', 'crypto', 'domain', 'events', 'faults', 'http', 'oauth', 'push', 'store', 'usage', 'validation'] },
   oauth: { members: ['oauth/'], layer: 4, mayImport: ['api', 'app', 'crypto', 'faults', 'http', 'store'] },
   push: { members: ['push/'], layer: 4, mayImport: ['api', 'app', 'crypto', 'domain', 'faults', 'store', 'validation'] },
   journal: { members: ['journal/'], layer: 3, mayImport: ['domain', 'http'] },
   faults: { members: ['faults/'], layer: 3, mayImport: ['api', 'http', 'validation'] },
+  usage: { members: ['usage/'], layer: 3, mayImport: ['api', 'domain'] },
   app: { members: ['app.ts'], layer: 3, mayImport: ['domain', 'fixtures', 'http', 'store'] },
   fixtures: { members: ['fixtures.ts', 'fixtures/'], layer: 2, mayImport: ['crypto', 'domain', 'events', 'store', 'text', 'validation'] },
   events: { members: ['events/'], layer: 1, mayImport: ['crypto', 'domain', 'store', 'validation'] },

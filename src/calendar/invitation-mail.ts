@@ -78,20 +78,35 @@ function messages(mailing: Mailing, kind: OutboxKind, to: readonly string[]): Ne
  */
 export function mailOrganizerWrite(mailing: Mailing, before: JsonObject | undefined, after: JsonObject | undefined): void {
   if (mailing.send === 'none') return;
-  const was = emails(before);
-  const now = emails(after);
   if (after === undefined) {
-    mailing.store.addOutboxMessages(messages(mailing, 'cancellation', was));
+    mailing.store.addOutboxMessages(messages(mailing, 'cancellation', emails(before)));
     return;
   }
+  mailing.store.addOutboxMessages(guestListMessages(mailing, before, after, true));
+}
+
+/**
+ * An invitee's write changed only the guest list (guests they invited, or with guestsCanModify
+ * added or removed): the new guests get their invitation and the removed ones their
+ * cancellation as from the organizer's write; the others get no update, the event being the
+ * same for them (a choice: Google documents no rule for it).
+ */
+export function mailGuestListChange(mailing: Mailing, before: JsonObject, after: JsonObject): void {
+  if (mailing.send === 'none') return;
+  mailing.store.addOutboxMessages(guestListMessages(mailing, before, after, false));
+}
+
+function guestListMessages(mailing: Mailing, before: JsonObject | undefined, after: JsonObject, updates: boolean): NewOutboxMessage[] {
+  const was = emails(before);
+  const now = emails(after);
   // One lookup per guest (CONTRACT §13 "Cost": linear in the number of guests).
   const wasListed = lowerCased(was);
   const nowListed = lowerCased(now);
-  mailing.store.addOutboxMessages([
+  return [
     ...messages(mailing, 'cancellation', was.filter((e) => !nowListed.has(e.toLowerCase()))),
     ...messages(mailing, 'invitation', now.filter((e) => !wasListed.has(e.toLowerCase()))),
-    ...(before === undefined ? [] : messages(mailing, 'update', now.filter((e) => wasListed.has(e.toLowerCase())))),
-  ]);
+    ...(before === undefined || !updates ? [] : messages(mailing, 'update', now.filter((e) => wasListed.has(e.toLowerCase())))),
+  ];
 }
 
 function lowerCased(emails: readonly string[]): Set<string> {

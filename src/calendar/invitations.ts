@@ -6,8 +6,14 @@
 //
 // Rights on a copy (CONTRACT §13, BEHAVIOUR.md §1.2): unless the organizer set guestsCanModify,
 // an invitee changes only their own attendee entry's responseStatus, comment and
-// additionalGuests and the copy's private properties; anything else is 403
-// forbiddenForNonOrganizer. The rights are read off the organizer's event as it stands (a guest
+// additionalGuests and the copy's private properties, and, unless the organizer set
+// guestsCanInviteOthers to false (its default is true), adds guests; anything else is 403
+// forbiddenForNonOrganizer. Adding is all that guestsCanInviteOthers allows: removing or changing
+// another guest takes guestsCanModify, as Google's permissions read ("Modify event: change all
+// event details, including removing guests"; "Invite others",
+// https://github.com/hackforla/product-management/wiki/Guest-Permissions-for-Google-Calendar-Invites;
+// the Event resource: "Whether attendees other than the organizer can invite others to the
+// event", https://developers.google.com/calendar/api/v3/reference/events). The rights are read off the organizer's event as it stands (a guest
 // it no longer lists changes nothing), what the invitee changed off the copy they were shown
 // (which lists only them and the organizer when the guests may not see each other, so the
 // hidden guests stay whatever the invitee sends). Choices where §13 and Google's documentation
@@ -29,7 +35,7 @@ import { attendeesOf, entryOf, invitesLive, isCopy, organizerEmail, ownKey, same
 import type { CopyContext, UsersByEmail } from '../events/invitations.ts';
 import { deleteEvent, findTarget, timingChanged, writeEvent } from './event-write.ts';
 import type { EventTarget, WriteMode } from './event-write.ts';
-import { mailOrganizerWrite, mailReply } from './invitation-mail.ts';
+import { mailGuestListChange, mailOrganizerWrite, mailReply } from './invitation-mail.ts';
 import type { Mailing, SendUpdates } from './invitation-mail.ts';
 
 /** BEHAVIOUR.md §1.2: an attendee changing what only the organizer may change. */
@@ -128,12 +134,34 @@ function guestKey(entry: JsonObject): string {
   return JSON.stringify(Object.keys(rest).sort().map((k) => [k.toLowerCase() === 'email' ? String(rest[k]).toLowerCase() : k, rest[k]]));
 }
 
-/** Whether the sent attendee list changes anyone but the invitee (a list of their own entry alone changes nobody else). */
-function othersChanged(current: JsonObject, sent: JsonObject[], email: string): boolean {
-  const others = (list: JsonObject[]): string[] => list.filter((a) => !sameEmail(a.email, email)).map(guestKey).sort();
-  if (sent.length === 1 && sameEmail(sent[0]?.email, email)) return false;
-  if (!sent.some((a) => sameEmail(a.email, email))) return true;
-  return JSON.stringify(others(attendeesOf(current))) !== JSON.stringify(others(sent));
+/** What a sent attendee list does to the guests other than the invitee, against the list they were shown. */
+interface OthersSent {
+  /** Entries for guests the invitee was not shown (one per e-mail): guests they invite. */
+  added: JsonObject[];
+  /** Whether a shown guest is changed or left out (the invitee's own entry left out included). */
+  changed: boolean;
+}
+
+/** A list of the invitee's own entry alone changes nobody else. One Map or Set lookup per guest. */
+function othersSent(seen: JsonObject, sent: JsonObject[], email: string): OthersSent {
+  if (sent.length === 1 && sameEmail(sent[0]?.email, email)) return { added: [], changed: false };
+  const key = (entry: JsonObject): string => String(entry.email).toLowerCase();
+  const sentBy = new Map(sent.map((entry) => [key(entry), entry]));
+  let changed = !sentBy.has(email.toLowerCase());
+  const shown = new Set<string>();
+  for (const entry of attendeesOf(seen)) {
+    shown.add(key(entry));
+    if (sameEmail(entry.email, email)) continue;
+    const now = sentBy.get(key(entry));
+    if (now === undefined || guestKey(now) !== guestKey(entry)) changed = true;
+  }
+  return { added: [...sentBy.values()].filter((entry) => !shown.has(key(entry))), changed };
+}
+
+/** `attendees` and, after them, each of `added` they do not list yet (a guest hidden from the inviter stays as listed). */
+function withGuests(attendees: JsonObject[], added: readonly JsonObject[]): JsonObject[] {
+  const listed = new Set(attendees.map((entry) => String(entry.email).toLowerCase()));
+  return [...attendees, ...added.filter((entry) => !listed.has(String(entry.email).toLowerCase()))];
 }
 
 /**
@@ -202,9 +230,14 @@ export function inviteeModify(run: InvitationRun, target: EventTarget, input: un
   const asked = declining ? withStatusOf(intended.data, seen) : intended.data;
   const body = input as JsonObject;
   const sent = Array.isArray(body.attendees) ? (body.attendees.filter((a) => typeof a === 'object' && a !== null && !Array.isArray(a)) as JsonObject[]) : undefined;
+  const others = sent === undefined ? undefined : othersSent(seen, sent, me);
+  // guestsCanInviteOthers (Google's default true) lets a guest add guests, never remove or
+  // change one: that takes guestsCanModify. An orphaned copy invites nobody.
+  const mayInvite = orgBefore !== undefined && orgBefore.guestsCanInviteOthers !== false;
   if (!mayModify) {
     if (sharedChanged(seen, asked, zone)) throw forbiddenForNonOrganizer();
-    if (sent !== undefined && othersChanged(seen, sent, me)) throw forbiddenForNonOrganizer();
+    if (others?.changed === true) throw forbiddenForNonOrganizer();
+    if (others !== undefined && others.added.length > 0 && !mayInvite) throw forbiddenForNonOrganizer();
   }
   if (organizer === undefined || orgBefore === undefined) {
     // The organizer's event is gone (its user was deleted): the copy alone takes the write.
@@ -217,7 +250,7 @@ export function inviteeModify(run: InvitationRun, target: EventTarget, input: un
   const answer = declining ? undefined : mine;
   let attendees: JsonObject[];
   if (mayModify && sent !== undefined && !ownOnly) attendees = guestsAfter(orgBefore, seen, sent, declining ? me : undefined);
-  else attendees = answer === undefined ? attendeesOf(orgBefore) : answeredAttendees(orgBefore, answer, me);
+  else attendees = withGuests(answer === undefined ? attendeesOf(orgBefore) : answeredAttendees(orgBefore, answer, me), others?.added ?? []);
   const answerChanged = JSON.stringify(attendees) !== JSON.stringify(attendeesOf(orgBefore));
   const shared = mayModify && sharedChanged(seen, asked, zone);
   const orgCtx: WriteContext = { ...ctx, calendar: organizer.calendar, owner: organizer.owner };
@@ -235,6 +268,7 @@ export function inviteeModify(run: InvitationRun, target: EventTarget, input: un
   addAll(run.changed, syncCopies(copyContext(run, own), orgRecord, organizer.target.kind === 'record' ? orgBefore : undefined));
   const mail = mailing(run, ctx.owner, organizer.calendar.id, orgRecord);
   if (shared) mailOrganizerWrite(mail, orgBefore, orgRecord.data);
+  else mailGuestListChange(mail, orgBefore, orgRecord.data);
   const answerBefore = entryOf(orgBefore, me);
   const answerAfter = entryOf(orgRecord.data, me);
   if (answerBefore?.responseStatus !== answerAfter?.responseStatus || answerBefore?.comment !== answerAfter?.comment) {

@@ -8,14 +8,15 @@
 //      only members of the method's response (fields.ts);
 //      `prettyPrint`, `quotaUser`, `userIp` and `key` never fail, and `key` never stands in for
 //      the bearer token (spec, "Calendar API").
-// Then the fault rules (CONTRACT §8) may answer in the handler's place, so a faulted request
-// changes nothing.
+// Each authenticated request counts against the usage limits (CONTRACT §18, src/usage/), and one
+// over a limit is refused there. Then the fault rules (CONTRACT §8) may answer in the handler's
+// place, so a faulted or refused request changes nothing.
 // Paths and methods missing from the table (events.import, events.move, calendars.insert, acl.*,
 // colors.get, settings.*) answer 501 from the router (CONTRACT §6), before authentication.
 // The watch routes come before the `:calendarId` and `:eventId` routes of the same depth.
 
 import type { App } from '../app.ts';
-import { googleErrors, renderGoogleError } from '../api/google-error.ts';
+import { GoogleApiError, googleErrors, renderGoogleError } from '../api/google-error.ts';
 import type { ApiRequest } from '../http/request.ts';
 import { Router } from '../http/router.ts';
 import type { Params } from '../http/router.ts';
@@ -26,6 +27,7 @@ import type { FaultRules } from '../faults/rules.ts';
 import { authenticate, traceIdentity } from '../oauth/bearer.ts';
 import type { BearerCache } from '../oauth/bearer.ts';
 import type { Notifier } from '../push/delivery.ts';
+import type { Usage } from '../usage/usage.ts';
 import { calendarListHandlers } from './calendar-list.ts';
 import { getCalendar } from './calendars.ts';
 import type { CalendarCaches, CalendarHandler } from './context.ts';
@@ -75,11 +77,13 @@ function checkSystemParameters(query: URLSearchParams, operation: CalendarOperat
   checkFieldsParam(query, operation);
 }
 
-function guarded(app: App, bearers: BearerCache, caches: CalendarCaches, notifier: Notifier, faults: FaultRules, route: CalendarRoute): Handler {
+function guarded(app: App, bearers: BearerCache, caches: CalendarCaches, notifier: Notifier, faults: FaultRules, usage: Usage, route: CalendarRoute): Handler {
   return (req: ApiRequest, params: Params) => {
     req.trace.operation = route.operation;
     const auth = authenticate(app, bearers, req);
     traceIdentity(req, auth);
+    const overLimit = usage.admit({ operation: route.operation, clientId: auth.connection.clientId, userId: auth.user.id });
+    if (overLimit !== undefined) throw new GoogleApiError(overLimit);
     if (!scopeAllows(auth.scopes, route.operation)) throw googleErrors.insufficientPermissions();
     checkSystemParameters(req.query, route.operation);
     const details = { calendarId: params.calendarId, primaryCalendarId: auth.user.email };
@@ -89,12 +93,12 @@ function guarded(app: App, bearers: BearerCache, caches: CalendarCaches, notifie
 
 /**
  * `bearers` is the App's cache of authentications, shared with /userinfo; `caches` its read
- * caches, `notifier` its push notifier and `faults` its fault rules, one each per App, made by
- * src/index.ts.
+ * caches, `notifier` its push notifier, `faults` its fault rules and `usage` its usage counts,
+ * one each per App, made by src/service.ts.
  */
-export function createCalendarSurface(app: App, bearers: BearerCache, caches: CalendarCaches, notifier: Notifier, faults: FaultRules): Surface {
+export function createCalendarSurface(app: App, bearers: BearerCache, caches: CalendarCaches, notifier: Notifier, faults: FaultRules, usage: Usage): Surface {
   const routes = new Router<Handler>();
-  for (const route of CALENDAR_ROUTES) routes.add(route.method, CALENDAR_PREFIX + route.path, guarded(app, bearers, caches, notifier, faults, route));
+  for (const route of CALENDAR_ROUTES) routes.add(route.method, CALENDAR_PREFIX + route.path, guarded(app, bearers, caches, notifier, faults, usage, route));
   return {
     name: 'calendar',
     owns: (path) => path === '/calendar/v3' || path.startsWith(CALENDAR_PREFIX),

@@ -15,6 +15,7 @@ import type { CalendarCaches } from '../calendar/context.ts';
 import type { FaultRules } from '../faults/rules.ts';
 import type { Journal } from '../journal/journal.ts';
 import type { Notifier } from '../push/delivery.ts';
+import type { Usage } from '../usage/usage.ts';
 import { listChannelsForManagement } from '../push/service.ts';
 import { ManagementError, renderManagementError } from './errors.ts';
 import { addCheckpointRoutes } from './checkpoints.ts';
@@ -40,6 +41,8 @@ export interface ManagementDeps {
   caches: CalendarCaches;
   /** The workspace's checkpoints (CONTRACT §15). */
   checkpoints: Checkpoints;
+  /** The usage counts GET /__svc/usage reports (CONTRACT §18), kept whether limits apply or not. */
+  usage: Usage;
 }
 
 export function createManagementSurface(app: App, deps: ManagementDeps): Surface {
@@ -85,6 +88,7 @@ export function createManagementSurface(app: App, deps: ManagementDeps): Surface
       return empty(204);
     })
     .add('GET', '/__svc/channels', () => json(200, listChannelsForManagement(app, notifier)))
+    .add('GET', '/__svc/usage', () => json(200, deps.usage.report()))
     .add('GET', '/__svc/clock', () => clockState(app))
     .add('POST', '/__svc/clock', (req) => {
       setClock(app, jsonBody(req));

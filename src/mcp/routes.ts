@@ -27,6 +27,7 @@ import type { Handler, Surface } from '../http/surface.ts';
 import { authenticate, traceIdentity } from '../oauth/bearer.ts';
 import type { BearerCache } from '../oauth/bearer.ts';
 import type { Notifier } from '../push/delivery.ts';
+import type { Usage } from '../usage/usage.ts';
 import type { ToolContext } from './api-call.ts';
 import { errorMessage, negotiate, parseMessage, PROTOCOL_VERSIONS, resultMessage, RPC, RpcError } from './protocol.ts';
 import type { RpcId } from './protocol.ts';
@@ -70,7 +71,7 @@ function refusal(error: RpcError, format: Format = 'json'): Result {
   return write(format, error.httpStatus, errorMessage(error), error.headers);
 }
 
-async function dispatch(ctx: ToolContext, faults: FaultRules, req: ApiRequest, id: RpcId, method: string, params: Record<string, unknown>): Promise<Result> {
+async function dispatch(ctx: ToolContext, faults: FaultRules, usage: Usage, req: ApiRequest, id: RpcId, method: string, params: Record<string, unknown>): Promise<Result> {
   switch (method) {
     case 'initialize':
       if (typeof params.protocolVersion !== 'string') throw new RpcError(RPC.invalidParams, 'Invalid params: protocolVersion must be a string.', { id });
@@ -86,13 +87,13 @@ async function dispatch(ctx: ToolContext, faults: FaultRules, req: ApiRequest, i
       // Nine tools fit one page: no nextCursor, whatever cursor is sent.
       return json(200, resultMessage(id, { tools: listedTools() }));
     case 'tools/call':
-      return callTool(ctx, faults, req, id, params);
+      return callTool(ctx, faults, usage, req, id, params);
     default:
       throw new RpcError(RPC.methodNotFound, `Method not found: ${method}`, { id });
   }
 }
 
-function post(app: App, bearers: BearerCache, caches: CalendarCaches, notifier: Notifier, faults: FaultRules): Handler {
+function post(app: App, bearers: BearerCache, caches: CalendarCaches, notifier: Notifier, faults: FaultRules, usage: Usage): Handler {
   return async (req) => {
     req.trace.operation = 'mcp';
     if (!JSON_TYPE.test((header(req, 'content-type') ?? '').trim())) {
@@ -114,7 +115,7 @@ function post(app: App, bearers: BearerCache, caches: CalendarCaches, notifier: 
       }
       req.trace.operation = `mcp.${message.method}`;
       const ctx: ToolContext = { app, auth, caches, notifier, baseUrl: req.baseUrl };
-      const result = await dispatch(ctx, faults, req, message.id, message.method, message.params as Record<string, unknown>);
+      const result = await dispatch(ctx, faults, usage, req, message.id, message.method, message.params as Record<string, unknown>);
       return format === 'json' ? result : write('event-stream', result.status, JSON.parse(String(result.body)) as object);
     } catch (error) {
       if (error instanceof RpcError) return refusal(error, format);
@@ -125,10 +126,10 @@ function post(app: App, bearers: BearerCache, caches: CalendarCaches, notifier: 
 
 const notAllowed: Handler = () => json(405, errorMessage(new RpcError(RPC.invalidRequest, 'Method Not Allowed: this server keeps no session and opens no stream; POST one JSON-RPC message.')), { Allow: 'POST' });
 
-/** The same App, caches, notifier and fault rules as the calendar surface beside it (src/service.ts). */
-export function createMcpSurface(app: App, bearers: BearerCache, caches: CalendarCaches, notifier: Notifier, faults: FaultRules): Surface {
+/** The same App, caches, notifier, fault rules and usage counts as the calendar surface beside it (src/service.ts). */
+export function createMcpSurface(app: App, bearers: BearerCache, caches: CalendarCaches, notifier: Notifier, faults: FaultRules, usage: Usage): Surface {
   const routes = new Router<Handler>()
-    .add('POST', MCP_PATH, post(app, bearers, caches, notifier, faults))
+    .add('POST', MCP_PATH, post(app, bearers, caches, notifier, faults, usage))
     .add('GET', MCP_PATH, notAllowed)
     .add('DELETE', MCP_PATH, notAllowed);
   return {

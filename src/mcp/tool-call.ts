@@ -1,11 +1,13 @@
 // tools/call, in the order the calendar surface checks a request: the tool by name (an unknown
 // one is a JSON-RPC invalid-params error, as the MCP specification's example gives it), the
-// token's scopes, the arguments against the tool's schema, then the fault rules (CONTRACT §8,
+// usage limits (CONTRACT §18: each call counts once, as `mcp.<tool>`), the token's scopes, the
+// arguments against the tool's schema, then the fault rules (CONTRACT §8,
 // `match.method: "mcp.<tool>"`), then the tool. Whatever the caller can correct (a scope, an
 // argument, an unknown calendar or event, a Calendar API refusal) is a tool result with
-// `isError: true`, so an agent reads why; a faulted call answers the same way, its result
-// carrying Google's error envelope of the fault as structuredContent.
+// `isError: true`, so an agent reads why; a faulted call, or one over a usage limit, answers the
+// same way, its result carrying Google's error envelope as structuredContent.
 
+import { googleErrorBody } from '../api/google-error.ts';
 import { scopeAllows } from '../calendar/scopes.ts';
 import { faulted } from '../faults/intercept.ts';
 import type { FaultRules } from '../faults/rules.ts';
@@ -21,6 +23,7 @@ import { resultMessage, RPC, RpcError } from './protocol.ts';
 import type { RpcId } from './protocol.ts';
 import { suggestTime } from './suggest-time.ts';
 import { toolNamed } from './tools.ts';
+import type { Usage } from '../usage/usage.ts';
 
 const HANDLERS: Readonly<Record<string, ToolHandler>> = { ...EVENT_TOOLS, suggest_time: suggestTime };
 
@@ -38,15 +41,16 @@ function failure(message: string, detail?: object): ToolResult {
   return { content: [{ type: 'text', text: message }], ...(detail === undefined ? {} : { structuredContent: detail }), isError: true };
 }
 
-export async function callTool(ctx: ToolContext, faults: FaultRules, req: ApiRequest, id: RpcId, params: Record<string, unknown>): Promise<Result> {
+export async function callTool(ctx: ToolContext, faults: FaultRules, usage: Usage, req: ApiRequest, id: RpcId, params: Record<string, unknown>): Promise<Result> {
   const name = params.name;
   if (typeof name !== 'string') throw new RpcError(RPC.invalidParams, 'Invalid params: name must be the name of a tool.', { id });
   const tool = toolNamed(name);
   if (tool === undefined) throw new RpcError(RPC.invalidParams, `Unknown tool: ${name}`, { id });
   req.trace.operation = `mcp.${tool.name}`;
-  // Usage limits (CONTRACT §18) count here: one call of `mcp.<tool>` per tools/call, as Google
-  // counts a call of its MCP server.
   const answer = (result: ToolResult): Result => json(200, resultMessage(id, result));
+  // One count of `mcp.<tool>` per tools/call, as Google counts a call of its MCP server.
+  const overLimit = usage.admit({ operation: req.trace.operation, clientId: ctx.auth.connection.clientId, userId: ctx.auth.user.id });
+  if (overLimit !== undefined) return answer(googleFailure(googleErrorBody(overLimit) as GoogleEnvelope));
   if (!tool.methods.every((method) => scopeAllows(ctx.auth.scopes, method))) {
     return answer(failure(`Request had insufficient authentication scopes: ${tool.name} needs the scope ${SCOPE_PREFIX}${tool.scope} or a broader one.`));
   }
@@ -73,6 +77,14 @@ export async function callTool(ctx: ToolContext, faults: FaultRules, req: ApiReq
   });
   if (called.ran) return result;
   // A fault rule answered in the tool's place with Google's HTTP error: the same error as a tool result.
-  const envelope = JSON.parse(String(result.body)) as { error: { code: number; message: string; errors: Array<{ reason: string }> } };
-  return answer(failure(`${envelope.error.errors[0]?.reason ?? 'error'}: ${envelope.error.message}`, envelope));
+  return answer(googleFailure(JSON.parse(String(result.body)) as GoogleEnvelope));
+}
+
+interface GoogleEnvelope {
+  error: { code: number; message: string; errors: Array<{ reason: string }> };
+}
+
+/** Google's HTTP error as a tool result: its reason and message, the envelope as structuredContent. */
+function googleFailure(envelope: GoogleEnvelope): ToolResult {
+  return failure(`${envelope.error.errors[0]?.reason ?? 'error'}: ${envelope.error.message}`, envelope);
 }

@@ -2,10 +2,17 @@
 // channel a watch opens, its wire shape, and the rule for which tokens may stop it.
 //
 // Choices where Google documents nothing:
-// - A channel id already held by a stored channel (live or expired) is `400 channelIdNotUnique`,
-//   the reason Google's channel service gives for a reused id. Stopping a channel frees its id.
+// - A channel id used before on this workspace, by any connection, whether its channel is live,
+//   expired, stopped or gone with its user or connection, is `400 channelIdNotUnique` with the
+//   message "Channel id <id> not unique", as Google answers a reused id: developers report that
+//   answer (https://github.com/autokitteh/autokitteh/pull/1015) and that an id stays refused
+//   after its channel is stopped (https://github.com/windmill-labs/windmill/pull/8870). The
+//   store remembers used ids until reset or fixture load (the newest 100,000 of them).
 // - The effective expiration is the soonest of `params.ttl` (default 604800 s), the requested
-//   `expiration`, and a hard cap of 7 days, the cap emulators commonly use (BEHAVIOUR.md §5.1).
+//   `expiration`, and a hard cap of 7 days. Google cuts a longer request to its own limit ("the
+//   more restrictive of the requested value and Google's internal limit",
+//   https://developers.google.com/calendar/api/guides/push) without naming that limit for
+//   Calendar; 7 days is the lifetime developers report seeing, and a choice.
 // - `address` may be `http:` as well as `https:`: the service runs on loopback for local tests,
 //   where a receiver with a trusted certificate is rarely at hand. An `https:` address still gets
 //   full certificate verification.
@@ -16,7 +23,7 @@
 //   address it will not deliver to ("Unauthorized WebHook callback channel: <address>"); the
 //   message goes on to say why, since here the cause is always the same.
 // - A connection holds at most MAX_ACTIVE_CHANNELS_PER_CONNECTION live channels (expired ones do
-//   not count; stopped ones are gone): each one costs every write to its collection a message,
+//   not count; stopped ones are gone, though their ids stay used): each one costs every write to its collection a message,
 //   and a token must not be able to multiply that without bound. Google documents no such limit
 //   and no reason for it, so one more is the generic `400 badRequest` naming the limit.
 
@@ -162,7 +169,7 @@ export function openChannel(open: OpenChannel): ChannelRecord {
   const { store, now, request } = open;
   const expiration = effectiveExpiration(request, now);
   return store.transaction(() => {
-    if (store.getChannel(request.id)) throw channelIdNotUnique(request.id);
+    if (store.getChannel(request.id) || store.isChannelIdRemembered(request.id)) throw channelIdNotUnique(request.id);
     const active = store.listChannels().filter((channel) => channel.connectionId === open.connectionId && isLive(channel, now)).length;
     if (active >= MAX_ACTIVE_CHANNELS_PER_CONNECTION) {
       throw googleErrors.badRequest(`This connection already has ${MAX_ACTIVE_CHANNELS_PER_CONNECTION} active channels, the most it may hold: stop one (channels.stop) or let one expire first`);
@@ -180,6 +187,7 @@ export function openChannel(open: OpenChannel): ChannelRecord {
       createdAt: now,
     };
     store.putChannel(channel);
+    store.rememberChannelId(channel.id);
     return channel;
   });
 }

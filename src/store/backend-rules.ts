@@ -1,7 +1,8 @@
 // What both Store backends (memory.ts, sqlite.ts) must decide the same way, kept apart from
 // either so that neither imports the other: which events are "long" (indexed apart from the
 // rest), how a calendar's own changes and the shared copies it holds make one page of changes,
-// and the refusal of an asynchronous function in Store.transaction.
+// how many used channel ids are remembered, and the refusal of an asynchronous function in
+// Store.transaction.
 
 import type { EventRecord } from './store.ts';
 
@@ -15,6 +16,13 @@ export const SHORT_EVENT_MAX_MS = 7 * 24 * 60 * 60 * 1000;
 export function isLongEvent(e: Pick<EventRecord, 'recurring' | 'startMs' | 'endMs'>): boolean {
   return e.recurring || e.endMs - e.startMs > SHORT_EVENT_MAX_MS;
 }
+
+/**
+ * Used channel ids a workspace remembers (Store.rememberChannelId), the oldest forgotten first:
+ * every watch adds one, so the set needs a bound. Ids are at most 64 ASCII characters, so this
+ * holds at most about 6.4 MB.
+ */
+export const CHANNEL_IDS_KEPT = 100_000;
 
 /**
  * Store.transaction runs a synchronous function: a promise would let other requests' writes

@@ -12,7 +12,7 @@
 // by connection, access tokens by expiry (the purge takes the soonest expired first). Users,
 // calendars, connections and channels are few, so their lists scan and sort.
 
-import { mergeChanges, refuseThenable } from './backend-rules.ts';
+import { CHANNEL_IDS_KEPT, mergeChanges, refuseThenable } from './backend-rules.ts';
 import { CalendarEvents } from './memory-events.ts';
 import { SharedCopies } from './memory-shared-copies.ts';
 import { byCreation, compareByExpiry, compareStrings, copyAccessToken, copyChannel, copyClient,
@@ -40,6 +40,8 @@ class Workspace {
   readonly refreshTokens = new Map<string, RefreshTokenRecord>();
   readonly refreshByConnection = new MultiIndex<string, string>();
   readonly channels = new Map<string, ChannelRecord>();
+  /** Insertion order is age: the first is the oldest. */
+  readonly channelIds = new Set<string>();
   outbox = new MemoryOutbox();
 
   /**
@@ -409,6 +411,21 @@ export class MemoryStore implements Store {
   }
   deleteChannel(id: string): void {
     this.#delete(this.#ws.channels, id);
+  }
+  rememberChannelId(id: string): void {
+    const ids = this.#ws.channelIds;
+    if (ids.has(id)) return;
+    ids.add(id);
+    this.#log(() => ids.delete(id));
+    // An undone trim puts the id back as the newest: it is then kept a little longer, never less.
+    for (const oldest of ids) {
+      if (ids.size <= CHANNEL_IDS_KEPT) break;
+      ids.delete(oldest);
+      this.#log(() => ids.add(oldest));
+    }
+  }
+  isChannelIdRemembered(id: string): boolean {
+    return this.#ws.channelIds.has(id);
   }
 
   addOutboxMessages(messages: readonly NewOutboxMessage[]): void {

@@ -202,6 +202,16 @@ const MIGRATIONS: readonly string[] = [
     summary TEXT
   );
   `,
+  // 8: channel ids remembered after their channel is gone (Google refuses an id once used, even
+  // after a stop), numbered by age so that the oldest are dropped by a range of the primary key.
+  // The ids of channels already stored are remembered from the start.
+  `
+  CREATE TABLE IF NOT EXISTS channel_ids (
+    n INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE
+  );
+  INSERT OR IGNORE INTO channel_ids (id) SELECT id FROM channels ORDER BY created_at, id;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -107,6 +107,7 @@ export const WORKSPACE_TABLES = [
   'access_tokens',
   'refresh_tokens',
   'channels',
+  'channel_ids',
   'outbox',
 ];
 
@@ -255,6 +256,10 @@ export function prepareStatements(db: DatabaseSync) {
     listChannels: p('SELECT * FROM channels ORDER BY created_at, id'),
     listChannelsWatching: p('SELECT * FROM channels WHERE resource_kind = ? AND resource_key = ? ORDER BY created_at, id'),
     deleteChannel: p('DELETE FROM channels WHERE id = ?'),
+    rememberChannelId: p('INSERT INTO channel_ids (id) VALUES (?) ON CONFLICT (id) DO NOTHING'),
+    /** (kept): drops all but the newest `kept`, found from the oldest end of the primary key. */
+    trimChannelIds: p('DELETE FROM channel_ids WHERE n <= (SELECT max(n) FROM channel_ids) - ?'),
+    isChannelIdRemembered: p('SELECT 1 FROM channel_ids WHERE id = ?'),
 
     putOutboxMessage: p(
       'INSERT INTO outbox (id, start, at, recipient, kind, event_id, calendar_id, from_user_id, summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',

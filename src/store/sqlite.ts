@@ -17,7 +17,7 @@
 // (outbox-bounds.ts).
 
 import type { DatabaseSync, StatementSync, SQLInputValue } from 'node:sqlite';
-import { mergeChanges, SHORT_EVENT_MAX_MS } from './backend-rules.ts';
+import { CHANNEL_IDS_KEPT, mergeChanges, SHORT_EVENT_MAX_MS } from './backend-rules.ts';
 import { Checkpointer, FALLBACK_AUTOCHECKPOINT_PAGES } from './checkpointer.ts';
 import { GroupCommit } from './group-commit.ts';
 import { OtherConnections } from './other-connections.ts';
@@ -405,6 +405,15 @@ export class SqliteStore implements Store {
   }
   deleteChannel(id: string): void {
     this.#write(this.#sql.deleteChannel, [id]);
+  }
+  rememberChannelId(id: string): void {
+    this.transaction(() => {
+      this.#write(this.#sql.rememberChannelId, [id]);
+      this.#write(this.#sql.trimChannelIds, [CHANNEL_IDS_KEPT]);
+    });
+  }
+  isChannelIdRemembered(id: string): boolean {
+    return this.#sql.isChannelIdRemembered.get(id) !== undefined;
   }
 
   addOutboxMessages(messages: readonly NewOutboxMessage[]): void {

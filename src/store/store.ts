@@ -201,7 +201,7 @@ export interface Store {
   /** Next value of the workspace-wide change sequence (strictly increasing, never reused). */
   nextSeq(): number;
 
-  /** Deletes every workspace record: clients, users, calendars, entries, events, shared copies, connections, tokens, channels, the outbox. Meta stays. */
+  /** Deletes every workspace record: clients, users, calendars, entries, events, shared copies, connections, tokens, channels, remembered channel ids, the outbox. Meta stays. */
   clearWorkspace(): void;
 
   /**
@@ -294,6 +294,14 @@ export interface Store {
   /** The channels watching one resource (expired ones included), ordered like listChannels. */
   listChannelsWatching(resource: ChannelResource): ChannelRecord[];
   deleteChannel(id: string): void;
+  /**
+   * Remembers that a channel used this id, for as long as the workspace lasts (clearWorkspace
+   * forgets): the newest CHANNEL_IDS_KEPT ids (backend-rules.ts) are kept, the oldest forgotten
+   * first. Remembering an id again changes nothing.
+   */
+  rememberChannelId(id: string): void;
+  /** Whether rememberChannelId was given this id and still keeps it. */
+  isChannelIdRemembered(id: string): boolean;
 
   /**
    * Records the messages of one write, oldest first, and in the same step drops the oldest

@@ -16,6 +16,8 @@ import { ManualScheduler } from '../_helpers/manual-time.ts';
 import { advanceClock, obtainToken } from '../_helpers/oauth.ts';
 import { call, postJson } from '../_helpers/service.ts';
 import { attemptsSettled, startWebhook } from '../_helpers/webhook.ts';
+import { BACKENDS, databaseFor, skipUnless } from '../_helpers/backends.ts';
+import { SQLITE_SKIP } from '../_helpers/node.ts';
 import type { WebhookReceiver } from '../_helpers/webhook.ts';
 
 const AIKO = 'aiko.tanaka@example.com';
@@ -245,6 +247,9 @@ describe('watch request validation', () => {
     assert.equal(sync?.headers['x-goog-channel-token'], 'k'.repeat(256));
   });
 
+  // Google cuts an expiration beyond its limit to that limit ("the more restrictive of the
+  // requested value and Google's internal limit", https://developers.google.com/calendar/api/guides/push)
+  // but names no number for Calendar: 7 days is a choice (src/push/channels.ts).
   it('the expiration is the soonest of params.ttl, the requested expiration and 7 days', async (t) => {
     const { url, hook } = await setup(t);
     const { access } = await token(url, 'calendar');
@@ -272,23 +277,67 @@ describe('watch request validation', () => {
     within(moved.expiration, moved.before + WEEK_MS, moved.after + WEEK_MS);
   });
 
-  it('a channel id already in use is 400 channelIdNotUnique, for any connection; stop frees it', async (t) => {
-    const { url, hook } = await setup(t);
-    const aiko = await token(url, 'calendar');
-    const ben = await token(url, 'calendar', 'user-ben');
-    const first = await watchEvents(url, aiko.access, 'primary', channel(hook, 'dup'));
-    assert.equal(first.status, 200);
-    for (const res of [
-      await watchEvents(url, aiko.access, TEAM, channel(hook, 'dup')),
-      await watchList(url, aiko.access, channel(hook, 'dup')),
-      await watchEvents(url, ben.access, 'primary', channel(hook, 'dup')),
-    ]) {
-      assert.equal(res.status, 400);
-      assert.equal(reason(res).reason, 'channelIdNotUnique');
-      assert.equal(reason(res).message, 'Channel id dup not unique');
-    }
-    assert.equal((await stop(url, aiko.access, { id: 'dup', resourceId: first.json.resourceId })).status, 204);
-    assert.equal((await watchEvents(url, ben.access, 'primary', channel(hook, 'dup'))).status, 200);
+  // Google's answer to a reused id, as developers report it: 400 channelIdNotUnique, "Channel id
+  // <id> not unique" (https://github.com/autokitteh/autokitteh/pull/1015), also after the
+  // channel was stopped (https://github.com/windmill-labs/windmill/pull/8870).
+  for (const backend of BACKENDS) {
+    it(`a channel id used before is 400 channelIdNotUnique, for any connection, stopped or gone; reset forgets (${backend})`, { skip: skipUnless(backend) }, async (t) => {
+      const hook = await startWebhook(t);
+      const service = await start({ port: 0, scheduler: new ManualScheduler(), db: databaseFor(t, backend) });
+      t.after(() => service.close());
+      const { url } = service;
+      const aiko = await token(url, 'calendar');
+      const ben = await token(url, 'calendar', 'user-ben');
+      const refused = async (id: string, access = ben.access) => {
+        const res = await watchEvents(url, access, 'primary', channel(hook, id));
+        assert.equal(res.status, 400, `${id}: ${res.text}`);
+        assert.equal(reason(res).reason, 'channelIdNotUnique');
+        assert.equal(reason(res).message, `Channel id ${id} not unique`);
+      };
+      const first = await watchEvents(url, aiko.access, 'primary', channel(hook, 'dup'));
+      assert.equal(first.status, 200);
+      for (const res of [
+        await watchEvents(url, aiko.access, TEAM, channel(hook, 'dup')),
+        await watchList(url, aiko.access, channel(hook, 'dup')),
+        await watchEvents(url, ben.access, 'primary', channel(hook, 'dup')),
+      ]) {
+        assert.equal(res.status, 400);
+        assert.equal(reason(res).reason, 'channelIdNotUnique');
+        assert.equal(reason(res).message, 'Channel id dup not unique');
+      }
+      assert.equal((await stop(url, aiko.access, { id: 'dup', resourceId: first.json.resourceId })).status, 204);
+      await refused('dup');
+      await refused('dup', aiko.access);
+      // a channel gone with its connection or its user leaves its id used too
+      assert.equal((await watchEvents(url, aiko.access, 'primary', channel(hook, 'revoked'))).status, 200);
+      assert.equal((await call(`${url}/__svc/connections/${aiko.connectionId}/revoke`, { method: 'POST' })).status, 204);
+      await refused('revoked');
+      assert.equal((await watchEvents(url, ben.access, 'primary', channel(hook, 'deleted-user'))).status, 200);
+      assert.equal((await call(`${url}/__svc/users/user-ben`, { method: 'DELETE' })).status, 204);
+      await refused('deleted-user', (await token(url, 'calendar')).access);
+      assert.equal((await call(`${url}/__svc/reset`, { method: 'POST' })).status, 204);
+      const fresh = await token(url, 'calendar');
+      for (const id of ['dup', 'revoked', 'deleted-user']) assert.equal((await watchEvents(url, fresh.access, 'primary', channel(hook, id))).status, 200, id);
+    });
+  }
+
+  it('a stopped channel\'s id stays used across a restart and for a second service on the same file', { skip: SQLITE_SKIP }, async (t) => {
+    const hook = await startWebhook(t);
+    const db = databaseFor(t, 'sqlite');
+    const first = await start({ port: 0, scheduler: new ManualScheduler(), db });
+    const second = await start({ port: 0, scheduler: new ManualScheduler(), db });
+    t.after(() => second.close());
+    const aiko = await token(first.url, 'calendar');
+    const opened = await watchEvents(first.url, aiko.access, 'primary', channel(hook, 'kept'));
+    assert.equal(opened.status, 200);
+    assert.equal((await stop(first.url, aiko.access, { id: 'kept', resourceId: opened.json.resourceId })).status, 204);
+    const other = await token(second.url, 'calendar', 'user-ben');
+    assert.equal(reason(await watchEvents(second.url, other.access, 'primary', channel(hook, 'kept'))).reason, 'channelIdNotUnique');
+    await first.close();
+    const restarted = await start({ port: 0, scheduler: new ManualScheduler(), db });
+    t.after(() => restarted.close());
+    const again = await token(restarted.url, 'calendar');
+    assert.equal(reason(await watchEvents(restarted.url, again.access, 'primary', channel(hook, 'kept'))).reason, 'channelIdNotUnique');
   });
 });
 

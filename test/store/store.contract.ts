@@ -3,6 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { CHANNEL_IDS_KEPT } from '../../src/store/backend-rules.ts';
 import { messageBytes, OUTBOX_MAX_BYTES, OUTBOX_MAX_MESSAGES, OUTBOX_PAGE_BYTES } from '../../src/store/outbox-bounds.ts';
 import type {
   AccessTokenRecord,
@@ -625,6 +626,38 @@ export function storeContract(name: string, open: () => Promise<Store> | Store, 
           assert.deepEqual(first, s.getChannel('other-cal'));
           s.deleteChannel('early');
           assert.deepEqual(s.listChannelsWatching({ kind: 'events', calendarId: 'cal' }).map((c) => c.id), ['late']);
+        }));
+
+      it('remembers used channel ids, rolled back with a transaction, forgotten by clearWorkspace', () =>
+        withStore((s) => {
+          assert.equal(s.isChannelIdRemembered('used'), false);
+          s.rememberChannelId('used');
+          s.rememberChannelId('used');
+          assert.equal(s.isChannelIdRemembered('used'), true);
+          assert.equal(s.isChannelIdRemembered('USED'), false);
+          assert.throws(() => s.transaction(() => {
+            s.rememberChannelId('rolled-back');
+            throw new Error('boom');
+          }), /boom/);
+          assert.equal(s.isChannelIdRemembered('rolled-back'), false);
+          assert.equal(s.isChannelIdRemembered('used'), true);
+          s.clearWorkspace();
+          assert.equal(s.isChannelIdRemembered('used'), false);
+        }));
+
+      it(`keeps the newest ${CHANNEL_IDS_KEPT} used channel ids, forgetting the oldest first`, () =>
+        withStore((s) => {
+          s.transaction(() => {
+            for (let i = 0; i <= CHANNEL_IDS_KEPT + 1; i++) s.rememberChannelId(`id-${i}`);
+          });
+          assert.equal(s.isChannelIdRemembered('id-0'), false);
+          assert.equal(s.isChannelIdRemembered('id-1'), false);
+          assert.equal(s.isChannelIdRemembered('id-2'), true);
+          assert.equal(s.isChannelIdRemembered(`id-${CHANNEL_IDS_KEPT + 1}`), true);
+          // remembering a kept id again does not make room by forgetting another
+          s.rememberChannelId('id-2');
+          assert.equal(s.isChannelIdRemembered('id-2'), true);
+          assert.equal(s.isChannelIdRemembered('id-3'), true);
         }));
 
       it('deleteConnection removes its tokens and channels and nothing else', () =>

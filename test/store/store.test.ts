@@ -15,7 +15,7 @@ import { openSqliteStore } from '../../src/store/sqlite.ts';
 import { SCHEMA_VERSION, SchemaVersionError } from '../../src/store/sqlite-schema.ts';
 import { ACCESS_TOKEN_PURGE, EVENT_QUERIES, OUTBOX_PAGE, OUTBOX_TRIM, SHARED_COPY_QUERIES } from '../../src/store/sqlite-statements.ts';
 import type { EventRecord, Store } from '../../src/store/store.ts';
-import { accessToken, entry, event, outboxMessage, storeContract, T0 } from './store.contract.ts';
+import { accessToken, channel, entry, event, outboxMessage, storeContract, T0 } from './store.contract.ts';
 
 const hasSqlite = await sqliteAvailable();
 const NO_SQLITE = 'node:sqlite needs Node >= 22.13';
@@ -287,6 +287,26 @@ describe('sqlite store', sqliteSkip, () => {
       assert.deepEqual(again.readOutbox(0, 10), { messages: [], last: 0 });
       again.addOutboxMessages([outboxMessage(1)]);
       assert.deepEqual(again.readOutbox(0, 10), { messages: [{ ...outboxMessage(1), id: 1 }], last: 1 });
+    } finally {
+      again.close();
+    }
+  });
+
+  it('upgrades a version 7 database: the ids of channels already stored are remembered as used', () => {
+    const path = tempDb();
+    const before = openSqlite(path);
+    before.putChannel(channel('stored', 'k1'));
+    before.close();
+    const v7 = new sqlite!.DatabaseSync(path);
+    v7.exec("DROP TABLE channel_ids; UPDATE meta SET value = '7' WHERE key = 'schema_version'");
+    v7.close();
+    const again = openSqlite(path);
+    try {
+      assert.equal(again.getMeta('schema_version'), String(SCHEMA_VERSION));
+      assert.equal(again.isChannelIdRemembered('stored'), true);
+      again.deleteChannel('stored');
+      assert.equal(again.isChannelIdRemembered('stored'), true);
+      assert.equal(again.isChannelIdRemembered('other'), false);
     } finally {
       again.close();
     }
