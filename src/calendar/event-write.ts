@@ -23,6 +23,7 @@ import type { JsonRecord } from '../validation.ts';
 import { clientFields, eventBody, refuseEventTypeChange, refuseInstanceRecurrence, sequenceNotBelow, validateFields } from '../events/event-input.ts';
 import { conferenceAfter, createdStamp, numberOf, status, withConference } from '../events/event-record.ts';
 import type { WriteContext } from '../events/event-record.ts';
+import { CALENDAR_DOMAIN_REASONS } from '../events/input-error.ts';
 import type { EventInputError } from '../events/input-error.ts';
 import { instanceBase, writeException } from '../events/series-exceptions.ts';
 import { eventSpan, findInstance, occurrenceTimes } from '../events/occurrences.ts';
@@ -34,12 +35,12 @@ export function eventInputToGoogle(error: EventInputError): GoogleApiError {
   switch (error.reason) {
     case 'required':
       return googleErrors.required(error.message);
-    case 'timeRangeEmpty':
-      return new GoogleApiError({ status: 400, domain: 'calendar', reason: 'timeRangeEmpty', message: error.message });
     case 'duplicate':
       return googleErrors.duplicate();
-    default:
+    case 'invalid':
       return googleErrors.invalid(error.message);
+    default:
+      return new GoogleApiError({ status: 400, domain: CALENDAR_DOMAIN_REASONS.has(error.reason) ? 'calendar' : 'global', reason: error.reason, message: error.message });
   }
 }
 
