@@ -9,7 +9,9 @@
 // `sendUpdates` asks for, and every calendar that changed is notified after the commit.
 
 import { jsonBody } from '../http/request.ts';
-import type { CalendarRecord } from '../store/store.ts';
+import type { CalendarRecord, JsonObject } from '../store/store.ts';
+import { asPending } from '../events/conference.ts';
+import { CONFERENCE_PENDING } from '../faults/catalogue.ts';
 import type { CalendarHandler, CalendarCall } from './context.ts';
 import { checkIfMatch, etagFor } from './etag.ts';
 import { deleteEvent, eventInputToGoogle, writeEvent } from './event-write.ts';
@@ -76,6 +78,11 @@ function writeRequest(call: CalendarCall) {
   return { calendar, ctx, body, write, run: invitationRun(write, send) };
 }
 
+/** A written event as the write answers it: with its new conference still pending when a fault rule says so (CONTRACT §8). */
+function written(call: CalendarCall, event: JsonObject, body: unknown): JsonObject {
+  return call.req.trace.shape === CONFERENCE_PENDING ? asPending(event, body) : event;
+}
+
 const insert: CalendarHandler = (call) => {
   const { ctx, body, write, run } = writeRequest(call);
   const record = transact(call, () => {
@@ -85,7 +92,7 @@ const insert: CalendarHandler = (call) => {
     return created;
   });
   notifyChanged(call, run);
-  return respond(call, renderEvent(record, ctx));
+  return respond(call, written(call, renderEvent(record, ctx), body));
 };
 
 function modify(mode: WriteMode): CalendarHandler {
@@ -102,7 +109,7 @@ function modify(mode: WriteMode): CalendarHandler {
       return written;
     });
     notifyChanged(call, run);
-    return respond(call, renderEvent(record, ctx));
+    return respond(call, written(call, renderEvent(record, ctx), body));
   };
 }
 

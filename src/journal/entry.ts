@@ -7,7 +7,8 @@ import type { Result } from '../http/result.ts';
 import { isSecretName, REDACTED, redactJson } from './redact.ts';
 
 /** What journal.ts keeps of a request: pieces it already had, nothing parsed. */
-export interface Recorded extends RequestTrace {
+// The journal names the rule that acted (`fault`); how a rule shaped an answer is the answer's business.
+export interface Recorded extends Omit<RequestTrace, 'shape'> {
   id: number;
   /** Service clock, when the answer was written. */
   at: number;
