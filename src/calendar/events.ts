@@ -20,6 +20,7 @@ import { insertEventRecord } from '../events/event-insert.ts';
 import type { WriteContext } from '../events/event-record.ts';
 import { EventInputError } from '../events/input-error.ts';
 import { conferenceDataVersionParam } from './conference.ts';
+import { booleanParam } from './params.ts';
 import { renderEvent } from './event-resource.ts';
 import { itemJson, textContext } from './list-items.ts';
 import { calendarOf, renderContext, targetItem, targetOf } from './event-call.ts';
@@ -73,6 +74,9 @@ function writeRequest(call: CalendarCall) {
   const ctx = renderContext(call, calendar);
   const body = jsonBody(call.req);
   const conferenceDataVersion = conferenceDataVersionParam(call.req.query);
+  // Attachments are not stored (event-write.ts), but the flag is read so that a value other
+  // than true or false is refused, as every boolean parameter is (METHODS.md §2.12).
+  booleanParam(call.req.query, 'supportsAttachments');
   const send = sendUpdatesParam(call.req.query);
   const write = { ...writeContext(call, calendar), conferenceDataVersion };
   return { calendar, ctx, body, write, run: invitationRun(write, send) };
