@@ -23,6 +23,7 @@ import type { JsonRecord } from '../validation.ts';
 import { clientFields, eventBody, refuseEventTypeChange, refuseInstanceRecurrence, sequenceNotBelow, validateFields } from '../events/event-input.ts';
 import { conferenceAfter, createdStamp, numberOf, status, withConference } from '../events/event-record.ts';
 import type { WriteContext } from '../events/event-record.ts';
+import { CALENDAR_DOMAIN_REASONS } from '../events/input-error.ts';
 import type { EventInputError } from '../events/input-error.ts';
 import { instanceBase, writeException } from '../events/series-exceptions.ts';
 import { eventSpan, findInstance, occurrenceTimes } from '../events/occurrences.ts';
@@ -34,12 +35,12 @@ export function eventInputToGoogle(error: EventInputError): GoogleApiError {
   switch (error.reason) {
     case 'required':
       return googleErrors.required(error.message);
-    case 'timeRangeEmpty':
-      return new GoogleApiError({ status: 400, domain: 'calendar', reason: 'timeRangeEmpty', message: error.message });
     case 'duplicate':
       return googleErrors.duplicate();
-    default:
+    case 'invalid':
       return googleErrors.invalid(error.message);
+    default:
+      return new GoogleApiError({ status: 400, domain: CALENDAR_DOMAIN_REASONS.has(error.reason) ? 'calendar' : 'global', reason: error.reason, message: error.message });
   }
 }
 
@@ -101,9 +102,14 @@ export function writeEvent(ctx: WriteContext, target: EventTarget, input: unknow
     refuseInstanceRecurrence(body);
     const current = numberOf(target.master.data.sequence);
     const base = instanceBase(target.master, target.series, target.key, ctx.calendar.timeZone);
-    return writeException(ctx, target.master, target.series, target.key, target.id, effectiveBody(base, body, mode), {
+    const effective = effectiveBody(base, body, mode);
+    // The write that moves an instance off its occurrence revises it like a moved event: one
+    // above the series' sequence (RFC 5545 §3.8.7.4; Google's exact rule for instances is
+    // unpublished, so this is a choice consistent with its single events).
+    const moved = timingChanged(base as JsonObject, validateFields(effective, ctx.calendar.timeZone, true).fields, ctx.calendar.timeZone);
+    return writeException(ctx, target.master, target.series, target.key, target.id, effective, {
       created: typeof target.master.data.created === 'string' ? target.master.data.created : createdStamp(ctx.now),
-      sequence: Math.max(current, sequenceNotBelow(body, current) ?? 0),
+      sequence: Math.max(current + (moved ? 1 : 0), sequenceNotBelow(body, current) ?? 0),
       conferenceData: conferenceAfter(ctx, body, target.master.data.conferenceData, mode),
     });
   }
@@ -127,7 +133,9 @@ export function writeEvent(ctx: WriteContext, target: EventTarget, input: unknow
     seq: ctx.store.nextSeq(),
     status: status(data),
     recurring: !isException && recurrenceLines(data).length > 0,
-    updatedMs: ctx.now,
+    // Event.updated: "Updating event reminders will not cause this to change" (METHODS.md §3.1);
+    // the etag and the sync position still move, so sync reports the change.
+    updatedMs: onlyRemindersDiffer(existing.data, data) ? existing.updatedMs : ctx.now,
     data,
   };
   const span = eventSpan(data, ctx.calendar.timeZone);
@@ -139,6 +147,23 @@ export function writeEvent(ctx: WriteContext, target: EventTarget, input: unknow
     if (series) Object.assign(record, spanOf(occurrenceTimes(series, numberOf(data.originalStartKey), ctx.calendar.timeZone)));
   }
   return isException ? record : reviseSeries(ctx, existing, record);
+}
+
+/** Whether two stored events differ in their reminders and nothing else (member order aside). */
+function onlyRemindersDiffer(before: JsonObject, after: JsonObject): boolean {
+  const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
+  keys.delete('reminders');
+  const same = (a: Json | undefined, b: Json | undefined): boolean => sameJson(a ?? null, b ?? null);
+  return !same(before.reminders, after.reminders) && [...keys].every((key) => same(before[key], after[key]));
+}
+
+function sameJson(a: Json, b: Json): boolean {
+  if (isJsonObject(a) && isJsonObject(b)) {
+    const keys = Object.keys(a);
+    return keys.length === Object.keys(b).length && keys.every((key) => key in b && sameJson(a[key] as Json, b[key] as Json));
+  }
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((item, i) => sameJson(item, b[i] as Json));
+  return a === b;
 }
 
 function spanOf(times: { start: number; end: number }): { startMs: number; endMs: number } {

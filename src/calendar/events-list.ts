@@ -27,6 +27,15 @@ import { booleanParam, enumParam, stringParam } from './params.ts';
 // Parameters METHODS.md §2.9 says must not accompany syncToken.
 const NOT_WITH_SYNC_TOKEN = ['iCalUID', 'orderBy', 'privateExtendedProperty', 'q', 'sharedExtendedProperty', 'timeMin', 'timeMax', 'updatedMin'];
 
+// A listing ordered by start time, or with a content filter, ends without a nextSyncToken:
+// Google answers orderBy=startTime so (https://github.com/googleapis/google-api-ruby-client/issues/312),
+// and a token taken under a content filter could not be used anyway, since none of these may
+// accompany a syncToken. For the content filters (q, iCalUID, extended properties, updatedMin)
+// this is a choice, as is keeping the token after orderBy=updated; a time window and
+// singleEvents keep their token, as captured in
+// https://github.com/googleapis/google-api-python-client/issues/2262 (timeMin and timeMax).
+const NO_SYNC_TOKEN_AFTER = ['q', 'iCalUID', 'privateExtendedProperty', 'sharedExtendedProperty', 'updatedMin'];
+
 export const list: CalendarHandler = (call) => {
   const { calendar, ctx, size } = listingOf(call);
   const query = call.req.query;
@@ -82,9 +91,12 @@ export const list: CalendarHandler = (call) => {
   } else {
     page = changesPage(state, cursorOf('changes'), sinceSeq ?? 0, incremental);
   }
+  const syncable = orderBy !== 'startTime' && !NO_SYNC_TOKEN_AFTER.some((name) => query.has(name));
   const next =
     page.nextCursor !== undefined
       ? { pageToken: makeListToken(call.app, queryFingerprint(call, calendar), page.nextCursor) }
-      : { syncToken: makeSyncToken(call.app, collection, page.watermark, seriesWindow) };
+      : syncable
+        ? { syncToken: makeSyncToken(call.app, collection, page.watermark, seriesWindow) }
+        : undefined;
   return respondEnvelope(call, calendar, { ...page, next });
 };

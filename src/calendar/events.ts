@@ -9,7 +9,9 @@
 // `sendUpdates` asks for, and every calendar that changed is notified after the commit.
 
 import { jsonBody } from '../http/request.ts';
-import type { CalendarRecord } from '../store/store.ts';
+import type { CalendarRecord, JsonObject } from '../store/store.ts';
+import { asPending } from '../events/conference.ts';
+import { CONFERENCE_PENDING } from '../faults/catalogue.ts';
 import type { CalendarHandler, CalendarCall } from './context.ts';
 import { checkIfMatch, etagFor } from './etag.ts';
 import { deleteEvent, eventInputToGoogle, writeEvent } from './event-write.ts';
@@ -18,6 +20,7 @@ import { insertEventRecord } from '../events/event-insert.ts';
 import type { WriteContext } from '../events/event-record.ts';
 import { EventInputError } from '../events/input-error.ts';
 import { conferenceDataVersionParam } from './conference.ts';
+import { booleanParam } from './params.ts';
 import { renderEvent } from './event-resource.ts';
 import { itemJson, textContext } from './list-items.ts';
 import { calendarOf, renderContext, targetItem, targetOf } from './event-call.ts';
@@ -71,9 +74,17 @@ function writeRequest(call: CalendarCall) {
   const ctx = renderContext(call, calendar);
   const body = jsonBody(call.req);
   const conferenceDataVersion = conferenceDataVersionParam(call.req.query);
+  // Attachments are not stored (event-write.ts), but the flag is read so that a value other
+  // than true or false is refused, as every boolean parameter is (METHODS.md §2.12).
+  booleanParam(call.req.query, 'supportsAttachments');
   const send = sendUpdatesParam(call.req.query);
   const write = { ...writeContext(call, calendar), conferenceDataVersion };
   return { calendar, ctx, body, write, run: invitationRun(write, send) };
+}
+
+/** A written event as the write answers it: with its new conference still pending when a fault rule says so (CONTRACT §8). */
+function written(call: CalendarCall, event: JsonObject, body: unknown): JsonObject {
+  return call.req.trace.shape === CONFERENCE_PENDING ? asPending(event, body) : event;
 }
 
 const insert: CalendarHandler = (call) => {
@@ -85,7 +96,7 @@ const insert: CalendarHandler = (call) => {
     return created;
   });
   notifyChanged(call, run);
-  return respond(call, renderEvent(record, ctx));
+  return respond(call, written(call, renderEvent(record, ctx), body));
 };
 
 function modify(mode: WriteMode): CalendarHandler {
@@ -102,7 +113,7 @@ function modify(mode: WriteMode): CalendarHandler {
       return written;
     });
     notifyChanged(call, run);
-    return respond(call, renderEvent(record, ctx));
+    return respond(call, written(call, renderEvent(record, ctx), body));
   };
 }
 

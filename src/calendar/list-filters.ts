@@ -43,6 +43,19 @@ function mapOf(data: JsonObject, kind: 'private' | 'shared'): JsonObject {
   return typeof map === 'object' && map !== null && !Array.isArray(map) ? map : {};
 }
 
+// The eventTypes enum of events.list and events.watch (METHODS.md §2.9); a value outside it is
+// refused as any query enum is (400 invalid naming the parameter: Google's exact wording for a
+// value outside a query enum was not found, so the service's own is a choice).
+const EVENT_TYPES = ['birthday', 'default', 'focusTime', 'fromGmail', 'outOfOffice', 'workingLocation'];
+
+/** `eventTypes`, repeated, each one of Google's event types. */
+export function eventTypesParam(query: URLSearchParams): string[] {
+  const values = repeatedParam(query, 'eventTypes');
+  const outside = values.find((value) => !EVENT_TYPES.includes(value));
+  if (outside !== undefined) throw googleErrors.invalid(`eventTypes must be one of ${EVENT_TYPES.join(', ')}`, 'eventTypes');
+  return values;
+}
+
 /** The content filters of events.list, as one predicate over stored records (ACCEPT_ALL when none). */
 export function recordFilter(query: URLSearchParams): (record: EventRecord) => boolean {
   // Most listings have no filter: one pass over the names sent rather than a lookup per filter.
@@ -51,7 +64,7 @@ export function recordFilter(query: URLSearchParams): (record: EventRecord) => b
   const iCalUID = stringParam(query, 'iCalUID');
   const privateProps = propertyFilters(query, 'privateExtendedProperty');
   const sharedProps = propertyFilters(query, 'sharedExtendedProperty');
-  const eventTypes = repeatedParam(query, 'eventTypes');
+  const eventTypes = eventTypesParam(query);
   const updatedMin = timestampParam(query, 'updatedMin');
   const filters = [terms, privateProps, sharedProps, eventTypes].some((list) => list.length > 0) || iCalUID !== undefined || updatedMin !== undefined;
   if (!filters) return ACCEPT_ALL;

@@ -148,3 +148,16 @@ export function hangoutLinkOf(conference: Json | undefined): string | undefined 
   const video = conference.entryPoints.find((entry) => isObject(entry) && entry.entryPointType === 'video');
   return isObject(video) && typeof video.uri === 'string' ? video.uri : undefined;
 }
+
+/**
+ * How a conference created by this write reads while its creation is `pending` (METHODS.md
+ * §A.12): the create request with that status and nothing else, so no `hangoutLink` either. A
+ * conference the write did not ask for (no create request in `body`) is left as it is.
+ */
+export function asPending(event: JsonObject, body: unknown): JsonObject {
+  const asked = isObject(body) && isObject(body.conferenceData) && isObject(body.conferenceData.createRequest);
+  const conference = event.conferenceData;
+  if (!asked || !isObject(conference) || !isObject(conference.createRequest)) return event;
+  const { hangoutLink: _link, ...rest } = event;
+  return { ...rest, conferenceData: { createRequest: { ...conference.createRequest, status: { statusCode: 'pending' } } } };
+}

@@ -71,6 +71,8 @@ function attendees(value: unknown): Json[] {
 }
 
 // Event.reminders (METHODS.md §3.1, §3.4): at most 5 overrides, method email|popup, minutes 0..40320.
+// Minutes outside 0..40320 are refused (400 invalid): a choice, since Google publishes the range
+// but not its answer to a value outside it.
 function reminders(value: unknown): JsonObject {
   assertObject(value, 'reminders', invalidValue);
   const useDefault = value.useDefault === undefined ? false : flag(value.useDefault, 'reminders.useDefault');
@@ -78,8 +80,12 @@ function reminders(value: unknown): JsonObject {
   const overrides = value.overrides;
   if (overrides !== undefined && overrides !== null) {
     assertArray(overrides, 'reminders.overrides', invalidValue);
-    if (useDefault && overrides.length > 0) throw invalid('reminders.overrides', EVENT_WORDING.remindersBoth);
-    if (overrides.length > 5) throw invalid('reminders.overrides', EVENT_WORDING.tooManyOverrides);
+    if (useDefault && overrides.length > 0) {
+      throw new EventInputError('cannotUseDefaultRemindersAndSpecifyOverride', EVENT_WORDING.remindersBoth, 'reminders.overrides');
+    }
+    if (overrides.length > 5) throw new EventInputError('eventRemindersCountExceedsLimit', EVENT_WORDING.tooManyOverrides, 'reminders.overrides');
+    // An empty list is not kept: Google reads it back without `overrides` (omitted empty arrays).
+    if (overrides.length === 0) return out;
     out.overrides = overrides.map((raw, i) => {
       const path = `reminders.overrides[${i}]`;
       assertObject(raw, path, invalidValue);

@@ -6,7 +6,23 @@
 
 import type { Fail } from '../validation.ts';
 
-export type EventInputReason = 'invalid' | 'required' | 'timeRangeEmpty' | 'duplicate';
+export type EventInputReason =
+  | 'invalid'
+  | 'required'
+  | 'timeRangeEmpty'
+  | 'duplicate'
+  // Google's reasons for refused reminders, both in the `calendar` domain: the first as seen in
+  // https://github.com/openclaw/gogcli/issues/97, the second as reported by client code that
+  // hit it (the sixth override); its message is not published, so the one here is a choice.
+  | 'cannotUseDefaultRemindersAndSpecifyOverride'
+  | 'eventRemindersCountExceedsLimit';
+
+/** The reasons Google files under the `calendar` error domain rather than `global`. */
+export const CALENDAR_DOMAIN_REASONS: ReadonlySet<EventInputReason> = new Set([
+  'timeRangeEmpty',
+  'cannotUseDefaultRemindersAndSpecifyOverride',
+  'eventRemindersCountExceedsLimit',
+]);
 
 /** A refused Event body; `field` is the offending path (`start.dateTime`), used by fixture errors. */
 export class EventInputError extends Error {
@@ -43,7 +59,7 @@ export const EVENT_WORDING = {
   missingAttendeeEmail: 'Missing attendee email.',
   invalidAttendeeEmail: 'Invalid attendee email.',
   remindersBoth: 'Cannot specify both default reminders and overrides at the same time.',
-  tooManyOverrides: 'At most 5 reminder overrides are allowed.',
+  tooManyOverrides: 'The number of reminder overrides exceeds the limit of 5.',
   missingReminderMethod: 'Missing reminder method.',
   missingReminderMinutes: 'Missing reminder minutes.',
   reminderMinutes: 'Reminder minutes must be an integer from 0 to 40320.',

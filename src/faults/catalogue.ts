@@ -27,6 +27,17 @@ const GOOGLE_ANSWERS: Readonly<Record<string, () => GoogleErrorDetail>> = {
   serviceUnavailable: () => ({ status: 503, reason: 'backendError', message: 'The service is currently unavailable.' }),
   authError: () => googleErrors.authError().detail,
   fullSyncRequired: () => googleErrors.fullSyncRequired().detail,
+  // https://developers.google.com/workspace/calendar/api/guides/errors (410 Gone): an
+  // `updatedMin` older than Google keeps changes for. Google does not publish that window, so
+  // the service answers it only when a rule asks.
+  updatedMinTooLongAgo: () => ({
+    status: 410,
+    domain: 'calendar',
+    reason: 'updatedMinTooLongAgo',
+    message: 'The requested minimum modification time lies too far in the past.',
+    location: 'updatedMin',
+    locationType: 'parameter',
+  }),
   notFound: () => googleErrors.notFound().detail,
 };
 
@@ -39,7 +50,18 @@ const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 export const WEBHOOK_ERRORS = ['drop', 'webhookStatus', 'duplicate'] as const;
 export type WebhookError = (typeof WEBHOOK_ERRORS)[number];
 
-export const FAULT_ERRORS: readonly string[] = [...Object.keys(GOOGLE_ANSWERS), INVALID_GRANT, ...WEBHOOK_ERRORS];
+/**
+ * `conferencePending`: the write runs, and its answer shows the Meet conference it asked for as
+ * `createRequest.status.statusCode: "pending"`, without entry points, as Google answers a create
+ * that has not finished (METHODS.md §A.12: "pending" — the request is still being processed); a
+ * later read shows the conference as `success`, so a client's polling can be tested. It acts on
+ * the writes that can carry `conferenceData.createRequest`; one without a create request is
+ * answered as usual (the rule still counts it).
+ */
+export const CONFERENCE_PENDING = 'conferencePending';
+const CONFERENCE_WRITES = ['calendar.events.insert', 'calendar.events.update', 'calendar.events.patch'];
+
+export const FAULT_ERRORS: readonly string[] = [...Object.keys(GOOGLE_ANSWERS), INVALID_GRANT, CONFERENCE_PENDING, ...WEBHOOK_ERRORS];
 
 /** The error that takes `retryAfterSeconds`, and the one that takes `status`. */
 export const RETRY_AFTER_ERROR = 'tooManyRequests';
@@ -51,6 +73,7 @@ export function misfit(error: string, method: string): string | undefined {
     return method === PUSH_DELIVERY ? undefined : `${error} applies to push.delivery only`;
   }
   if (error === INVALID_GRANT) return method === OAUTH_TOKEN ? undefined : `${error} applies to oauth.token only`;
+  if (error === CONFERENCE_PENDING) return CONFERENCE_WRITES.includes(method) ? undefined : `${error} applies to ${CONFERENCE_WRITES.join(', ')} only`;
   return method === PUSH_DELIVERY ? `${error} is an HTTP answer of the service; push.delivery takes drop, webhookStatus or duplicate` : undefined;
 }
 

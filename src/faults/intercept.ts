@@ -6,7 +6,7 @@
 
 import type { ApiRequest } from '../http/request.ts';
 import type { Result } from '../http/result.ts';
-import { faultAnswer } from './catalogue.ts';
+import { CONFERENCE_PENDING, faultAnswer } from './catalogue.ts';
 import type { FaultRules, FaultSubject } from './rules.ts';
 
 /** What the surface adds to the request's trace: its calendar, the user's primary calendar, its grant type. */
@@ -25,6 +25,8 @@ export function faulted(
   if (decision === undefined) return work();
   req.trace.fault = decision.ruleId;
   const { error, retryAfterSeconds, delayMs } = decision.spec;
-  const answer = () => (error === undefined ? work() : faultAnswer(error, retryAfterSeconds));
+  // An error that shapes the answer rather than replacing it: the work runs and reads it off the trace.
+  if (error === CONFERENCE_PENDING) req.trace.shape = error;
+  const answer = () => (error === undefined || error === CONFERENCE_PENDING ? work() : faultAnswer(error, retryAfterSeconds));
   return delayMs > 0 ? faults.delay(delayMs).then(answer) : answer();
 }

@@ -51,10 +51,12 @@ export interface RequestTrace {
   connectionId: string | null;
   /** The id of the fault rule that answered or delayed the request. */
   fault: string | null;
+  /** A fault that shapes the answer the work gives (`conferencePending`), set before the work runs. */
+  shape: string | null;
 }
 
 export function emptyTrace(): RequestTrace {
-  return { operation: null, userId: null, clientId: null, connectionId: null, fault: null };
+  return { operation: null, userId: null, clientId: null, connectionId: null, fault: null, shape: null };
 }
 
 export function header(req: ApiRequest, name: string): string | undefined {

@@ -59,7 +59,7 @@ describe('singleEvents=true listings end at the horizon', () => {
     // Single events are listed whatever their date.
     assert.equal(items.length, DAILY_COUNT + 1);
     // timeMin alone ends at the horizon too; an explicit timeMax is honoured past it.
-    const upcoming = await client.pages('singleEvents=true&orderBy=startTime&timeMin=2032-03-01T00:00:00Z', 250, undefined, 1);
+    const upcoming = await client.pages('singleEvents=true&timeMin=2032-03-01T00:00:00Z', 250, undefined, 1);
     assert.deepEqual(upcoming.items.map((i) => i.start.dateTime.slice(0, 10)), ['2032-03-01', '2032-03-02', '2032-03-03', '2032-03-04', '2032-03-05', '2032-03-06', '2040-01-01']);
     const later = await client.pages('singleEvents=true&timeMin=2033-01-01T00:00:00Z&timeMax=2033-01-03T00:00:00Z', 250);
     assert.equal(later.items.length, 2);

@@ -195,7 +195,7 @@ describe('DST-crossing series through the API (default fixture)', () => {
 
   test('weekly 09:30 Europe/London stays 09:30 across 2026-10-25', async () => {
     const starts = await startsOf('user-ben', 'ben.clarke@example.com', '2026-10-18T00:00:00Z', '2026-11-03T00:00:00Z', 'Europe/London');
-    assert.deepEqual(starts, ['2026-10-19T09:30:00+01:00', '2026-10-26T09:30:00+00:00', '2026-10-30', '2026-11-02T09:30:00+00:00']);
+    assert.deepEqual(starts, ['2026-10-19T09:30:00+01:00', '2026-10-26T09:30:00Z', '2026-10-30', '2026-11-02T09:30:00Z']);
   });
 
   test('09:00 America/New_York stays 09:00 across 2026-11-01, with the fixture exceptions', async () => {

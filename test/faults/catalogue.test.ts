@@ -34,6 +34,15 @@ const CATALOGUE = [
     }),
   },
   { error: 'notFound', status: 404, body: envelope(404, 'global', 'notFound', 'Not Found', 'NOT_FOUND') },
+  // https://developers.google.com/workspace/calendar/api/guides/errors: 410 updatedMinTooLongAgo.
+  {
+    error: 'updatedMinTooLongAgo',
+    status: 410,
+    body: envelope(410, 'calendar', 'updatedMinTooLongAgo', 'The requested minimum modification time lies too far in the past.', 'FAILED_PRECONDITION', {
+      locationType: 'parameter',
+      location: 'updatedMin',
+    }),
+  },
 ];
 
 describe('the fault catalogue on the calendar API', () => {

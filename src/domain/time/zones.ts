@@ -338,5 +338,11 @@ export function formatRfc3339InZone(instant: number, zone: string): string {
   // The printed offset is whole minutes; print the wall time that offset implies so the
   // string denotes the instant exactly even for LMT offsets with seconds.
   const shownOffset = Math.trunc(offset / MS_PER_MINUTE) * MS_PER_MINUTE;
+  // A zero offset is written `Z` whatever the zone (Europe/London in winter as UTC): Google's
+  // JSON dates come from one RFC 3339 writer that spells a zero shift `Z`
+  // (https://github.com/googleapis/google-http-java-client, DateTime.toStringRfc3339), and a
+  // UTC calendar's events read `…T21:30:00Z` (BEHAVIOUR.md §2.1). For a named zone other than
+  // UTC this is a choice: no capture of a London-winter event was found.
+  if (shownOffset === 0) return formatRfc3339Utc(at);
   return formatWallFields(msToWall(at + shownOffset)) + formatOffset(shownOffset);
 }
