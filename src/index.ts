@@ -1,7 +1,7 @@
 // In-process start (CONTRACT §1): the same server as the CLI, for a test suite that starts one
 // per test file on port 0.
 //
-//   import { start } from 'local-calendar-emulator/src/index.ts';
+//   import { start } from 'local-calendar-emulator';   (or './src/index.ts' in a vendored checkout)
 //   const service = await start({ port: 0, fixture: { clients: [...], users: [...] } });
 //   ... service.url ...
 //   await service.close();
