@@ -27,7 +27,8 @@ const extraNodes = process.argv.flatMap((arg, i) => (arg === '--node' && process
 const NODES = [process.execPath, ...extraNodes];
 
 const scratch = mkdtempSync(join(tmpdir(), 'lce-package-'));
-const project = join(scratch, 'project');
+// A space in the folder name: the package must find its own files by path, not by URL text.
+const project = join(scratch, 'a project');
 const bin = join(project, 'node_modules', '.bin', NAME);
 
 function npm(args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): SpawnSyncReturns<string> {
