@@ -1,5 +1,7 @@
 // Options from flags and environment (CONTRACT §1). The only module that reads process.env.
 
+import { fileURLToPath } from 'node:url';
+
 export interface Options {
   host: string;
   port: number;
@@ -24,7 +26,8 @@ export interface Options {
   quotaProjectPerMinute: number;
 }
 
-export const DEFAULT_FIXTURE = new URL('../fixtures/default.json', import.meta.url).pathname;
+// fileURLToPath, not .pathname: an install folder whose name has a space would be percent-encoded.
+export const DEFAULT_FIXTURE = fileURLToPath(new URL('../fixtures/default.json', import.meta.url));
 
 export const DEFAULTS: Options = {
   host: '127.0.0.1',

@@ -9,6 +9,7 @@
 // thread only counts the rows it writes and posts a message. The worker starts with the first
 // checkpoint it is asked for, so a service that writes little never starts it.
 
+import { extname } from 'node:path';
 import { Worker } from 'node:worker_threads';
 
 /**
@@ -71,7 +72,8 @@ export class Checkpointer {
   }
 
   #start(): Worker {
-    const worker = new Worker(new URL('./checkpoint-worker.ts', import.meta.url), { workerData: { path: this.#path, state: this.#state } });
+    // The worker is a sibling in this module's own form: .ts in a checkout, .js in the package.
+    const worker = new Worker(new URL(`./checkpoint-worker${extname(import.meta.url)}`, import.meta.url), { workerData: { path: this.#path, state: this.#state } });
     // A checkpoint that fails is retried by the next request or at close; the thread must
     // never keep the process alive or bring it down.
     worker.on('error', () => {

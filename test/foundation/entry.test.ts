@@ -1,0 +1,90 @@
+// The CLI entry (src/main.ts): the Node floor it checks first, and Node's compile cache it turns
+// on in the user's cache directory (CONTRACT §14). The floor on a real older Node is checked by
+// test/package/run.ts, which can install one.
+
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import module from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { userCacheDirectory } from '../../src/cli/compile-cache.ts';
+import { nodeFloor } from '../../src/cli/node-floor.ts';
+import { nodeTsArgs } from '../_helpers/node.ts';
+
+const MAIN = new URL('../../src/main.ts', import.meta.url).pathname;
+const ROOT = new URL('../../', import.meta.url).pathname;
+
+const scratch = mkdtempSync(join(tmpdir(), 'lce-entry-'));
+after(() => rmSync(scratch, { recursive: true, force: true }));
+
+const NO_CACHE_API = typeof (module as { enableCompileCache?: unknown }).enableCompileCache === 'function' ? false : `Node's compile cache needs Node >= 22.1 (this is ${process.version})`;
+
+/** The environment of a first start whose user cache directory is `cacheHome`. */
+function envWithCacheHome(cacheHome: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, XDG_CACHE_HOME: cacheHome };
+  delete env['NODE_COMPILE_CACHE'];
+  delete env['NODE_DISABLE_COMPILE_CACHE'];
+  return env;
+}
+
+/** The files of the compile cache under `cacheHome` (one folder per Node version inside). */
+function cachedEntries(cacheHome: string): string[] {
+  const dir = join(cacheHome, 'local-calendar-emulator', 'compile-cache');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((version) => readdirSync(join(dir, version)));
+}
+
+describe('the Node floor', () => {
+  it('asks for 20.16 below it, for 22.3 on 21.x and early 22.x, and nothing from there on', () => {
+    for (const old of ['12.22.12', '16.20.2', '18.20.8', '20.0.0', '20.11.1', '20.12.2', '20.15.1']) assert.equal(nodeFloor(old), '20.16', old);
+    for (const between of ['21.0.0', '21.7.3', '22.0.0', '22.2.0']) assert.equal(nodeFloor(between), '22.3', between);
+    for (const fine of ['20.16.0', '20.19.5', '22.3.0', '22.13.1', '23.0.0', '24.21.0', '25.1.0']) assert.equal(nodeFloor(fine), undefined, fine);
+  });
+});
+
+describe('the compile cache', () => {
+  it("lives in the platform's user cache directory", () => {
+    assert.equal(userCacheDirectory({ XDG_CACHE_HOME: '/x/cache' }, 'linux', '/home/u'), '/x/cache');
+    assert.equal(userCacheDirectory({}, 'linux', '/home/u'), join('/home/u', '.cache'));
+    assert.equal(userCacheDirectory({ XDG_CACHE_HOME: '' }, 'linux', '/home/u'), join('/home/u', '.cache'));
+    assert.equal(userCacheDirectory({}, 'darwin', '/Users/u'), join('/Users/u', 'Library', 'Caches'));
+    assert.equal(userCacheDirectory({ LOCALAPPDATA: 'C:\\Users\\u\\AppData\\Local' }, 'win32', 'C:\\Users\\u'), 'C:\\Users\\u\\AppData\\Local');
+  });
+
+  it('is written there, with the modules the service starts with, and nothing in the repository', { skip: NO_CACHE_API }, () => {
+    const cacheHome = mkdtempSync(join(scratch, 'home-'));
+    const before = new Set(readdirSync(ROOT));
+    const result = spawnSync(process.execPath, [...nodeTsArgs, MAIN, '--version'], { env: envWithCacheHome(cacheHome), encoding: 'utf8' });
+    assert.equal(result.status, 0, result.stderr);
+    // More than the few modules main.ts itself imports: the service's were compiled after it.
+    assert.ok(cachedEntries(cacheHome).length > 50, `${cachedEntries(cacheHome).length} entries`);
+    assert.deepEqual(readdirSync(ROOT).filter((name) => !before.has(name)), []);
+  });
+
+  it('is flushed once the service has started, so a SIGKILL later does not lose it', { skip: NO_CACHE_API }, async () => {
+    const cacheHome = mkdtempSync(join(scratch, 'home-'));
+    const child = spawn(process.execPath, [...nodeTsArgs, MAIN, '--port', '0'], { env: envWithCacheHome(cacheHome), stdio: ['ignore', 'pipe', 'ignore'] });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    await new Promise<void>((resolve) => {
+      let stdout = '';
+      child.stdout.setEncoding('utf8').on('data', (text: string) => {
+        stdout += text;
+        if (stdout.includes('Listening on')) resolve();
+      });
+    });
+    child.kill('SIGKILL');
+    await exited;
+    assert.ok(cachedEntries(cacheHome).length > 50, `${cachedEntries(cacheHome).length} entries`);
+  });
+
+  it('a cache directory that cannot be made leaves the cache off and the service working', () => {
+    const notADirectory = join(scratch, 'a-file');
+    writeFileSync(notADirectory, '');
+    const result = spawnSync(process.execPath, [...nodeTsArgs, MAIN, '--version'], { env: envWithCacheHome(notADirectory), encoding: 'utf8' });
+    assert.equal(result.status, 0, result.stderr);
+    assert.match(result.stdout, /^\d+\.\d+\.\d+\n$/);
+    assert.equal(result.stderr, '');
+  });
+});
