@@ -89,6 +89,8 @@ export class Workspaces {
       const store = await openStore(this.#fileOf(registered.id));
       const own = store.getMeta(OWN_FIXTURE);
       const workspace = buildWorkspace(store, own === undefined ? this.#settings.fixture : { text: own, name: 'the fixture' }, this.#settings);
+      await store.durable();
+      store.releaseMemory();
       const entry: Entry = { id: registered.id, workspace, createdAt: registered.createdAt, listener: undefined };
       this.#entries.set(entry.id, entry);
       if (registered.port) entry.listener = await this.#listen(workspace, 0);
@@ -136,6 +138,7 @@ export class Workspaces {
         if (fixture !== this.#settings.fixture) store.setMeta(OWN_FIXTURE, fixture.text);
         workspace = buildWorkspace(store, fixture, this.#settings);
         await store.durable();
+        store.releaseMemory();
       } catch (error) {
         store.close();
         throw error;

@@ -131,6 +131,10 @@ export class MemoryStore implements Store {
     return 0;
   }
 
+  releaseMemory(): void {
+    // Every record is the data itself: there is no cache to give back.
+  }
+
   #log(undo: () => void): void {
     if (this.#depth > 0) this.#undo.push(undo);
   }

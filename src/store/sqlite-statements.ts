@@ -1,4 +1,4 @@
-// The SQL of the SQLite store's methods (sqlite.ts), prepared once when the store opens. The
+// The SQL of the SQLite store's methods (sqlite.ts), each prepared when first run. The
 // queries that must stay on an index are exported so that tests check their plans with
 // EXPLAIN QUERY PLAN. Columns of the writing statements come from sqlite-rows.ts, in the order
 // written here.
@@ -111,10 +111,36 @@ export const WORKSPACE_TABLES = [
   'outbox',
 ];
 
-export type Statements = ReturnType<typeof prepareStatements>;
+/**
+ * The store's statements, each prepared when first used and kept from then on. A prepared
+ * statement holds its compiled program (kilobytes each, some eighty of them), and an idle
+ * workspace (CONTRACT §15) runs a handful: preparing them all at open made most of what a
+ * thousand idle workspaces cost in memory, and a good part of what opening one took.
+ */
+export function prepareStatements(db: DatabaseSync): Statements {
+  const statements = {};
+  for (const [name, sql] of Object.entries(statementTexts())) {
+    const prepare = (): unknown => (typeof sql === 'string' ? db.prepare(sql) : sql.map((each) => db.prepare(each)));
+    Object.defineProperty(statements, name, {
+      configurable: true,
+      enumerable: true,
+      get() {
+        // From then on a plain property: later reads cost no call.
+        const value = prepare();
+        Object.defineProperty(statements, name, { value, enumerable: true });
+        return value;
+      },
+    });
+  }
+  return statements as Statements;
+}
 
-export function prepareStatements(db: DatabaseSync) {
-  const p = (sql: string): StatementSync => db.prepare(sql);
+type Texts = ReturnType<typeof statementTexts>;
+
+/** Each text of statementTexts as its prepared statement (a list of texts as a list of statements). */
+export type Statements = { readonly [K in keyof Texts]: Texts[K] extends string ? StatementSync : StatementSync[] };
+
+function statementTexts() {
   // Each takes the user id once. Order matters: the subqueries read calendars and connections,
   // which go last.
   const ownCalendars = 'SELECT id FROM calendars WHERE owner_id = ?';
@@ -122,28 +148,24 @@ export function prepareStatements(db: DatabaseSync) {
   // The same, for statements that name the user twice (?1 binds both).
   const ownCalendars1 = 'SELECT id FROM calendars WHERE owner_id = ?1';
   return {
-    getMeta: p('SELECT value FROM meta WHERE key = ?'),
-    setMeta: p('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
+    getMeta: 'SELECT value FROM meta WHERE key = ?',
+    setMeta: 'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
     /** (seq, reservation): gives back an unused reservation, unless another connection moved it. */
-    giveBackSeq: p("UPDATE meta SET value = ? WHERE key = 'seq' AND value = ?"),
+    giveBackSeq: "UPDATE meta SET value = ? WHERE key = 'seq' AND value = ?",
 
-    clear: WORKSPACE_TABLES.map((t) => p(`DELETE FROM ${t}`)),
-    countEvents: p('SELECT (SELECT COUNT(*) FROM events) + (SELECT COUNT(*) FROM shared_copies) AS n'),
+    clear: WORKSPACE_TABLES.map((t) => `DELETE FROM ${t}`),
+    countEvents: 'SELECT (SELECT COUNT(*) FROM events) + (SELECT COUNT(*) FROM shared_copies) AS n',
 
-    putClient: p(
-      'INSERT INTO clients (id, secret_hash, redirect_uris) VALUES (?, ?, ?) ' +
-        'ON CONFLICT (id) DO UPDATE SET secret_hash = excluded.secret_hash, redirect_uris = excluded.redirect_uris',
-    ),
-    getClient: p('SELECT * FROM clients WHERE id = ?'),
-    listClients: p('SELECT * FROM clients ORDER BY id'),
+    putClient: 'INSERT INTO clients (id, secret_hash, redirect_uris) VALUES (?, ?, ?) ' +
+      'ON CONFLICT (id) DO UPDATE SET secret_hash = excluded.secret_hash, redirect_uris = excluded.redirect_uris',
+    getClient: 'SELECT * FROM clients WHERE id = ?',
+    listClients: 'SELECT * FROM clients ORDER BY id',
 
-    putUser: p(
-      'INSERT INTO users (id, name, email, time_zone, position) VALUES (?, ?, ?, ?, ?) ' +
-        'ON CONFLICT (id) DO UPDATE SET name = excluded.name, email = excluded.email, ' +
-        'time_zone = excluded.time_zone, position = excluded.position',
-    ),
-    getUser: p('SELECT * FROM users WHERE id = ?'),
-    listUsers: p('SELECT * FROM users ORDER BY position, id'),
+    putUser: 'INSERT INTO users (id, name, email, time_zone, position) VALUES (?, ?, ?, ?, ?) ' +
+      'ON CONFLICT (id) DO UPDATE SET name = excluded.name, email = excluded.email, ' +
+      'time_zone = excluded.time_zone, position = excluded.position',
+    getUser: 'SELECT * FROM users WHERE id = ?',
+    listUsers: 'SELECT * FROM users ORDER BY position, id',
     deleteUser: [
       // Shared copies of the user's events become each remaining holder's own (Store.deleteUser).
       `INSERT INTO events (${EVENT_COLUMNS}, long)
@@ -167,106 +189,90 @@ export function prepareStatements(db: DatabaseSync) {
       'DELETE FROM connections WHERE user_id = ?',
       'DELETE FROM calendars WHERE owner_id = ?',
       'DELETE FROM users WHERE id = ?',
-    ].map(p),
+    ],
 
-    putCalendar: p(
-      'INSERT INTO calendars (id, owner_id, is_primary, time_zone, seq, data) VALUES (?, ?, ?, ?, ?, ?) ' +
-        'ON CONFLICT (id) DO UPDATE SET owner_id = excluded.owner_id, is_primary = excluded.is_primary, ' +
-        'time_zone = excluded.time_zone, seq = excluded.seq, data = excluded.data',
-    ),
-    getCalendar: p('SELECT * FROM calendars WHERE id = ?'),
-    listCalendarsByOwner: p('SELECT * FROM calendars WHERE owner_id = ? ORDER BY id'),
+    putCalendar: 'INSERT INTO calendars (id, owner_id, is_primary, time_zone, seq, data) VALUES (?, ?, ?, ?, ?, ?) ' +
+      'ON CONFLICT (id) DO UPDATE SET owner_id = excluded.owner_id, is_primary = excluded.is_primary, ' +
+      'time_zone = excluded.time_zone, seq = excluded.seq, data = excluded.data',
+    getCalendar: 'SELECT * FROM calendars WHERE id = ?',
+    listCalendarsByOwner: 'SELECT * FROM calendars WHERE owner_id = ? ORDER BY id',
 
-    putEntry: p(
-      'INSERT INTO calendar_list (user_id, calendar_id, deleted, hidden, seq, data) VALUES (?, ?, ?, ?, ?, ?) ' +
-        'ON CONFLICT (user_id, calendar_id) DO UPDATE SET deleted = excluded.deleted, ' +
-        'hidden = excluded.hidden, seq = excluded.seq, data = excluded.data',
-    ),
-    getEntry: p('SELECT * FROM calendar_list WHERE user_id = ? AND calendar_id = ?'),
-    listEntries: p('SELECT * FROM calendar_list WHERE user_id = ? ORDER BY calendar_id'),
+    putEntry: 'INSERT INTO calendar_list (user_id, calendar_id, deleted, hidden, seq, data) VALUES (?, ?, ?, ?, ?, ?) ' +
+      'ON CONFLICT (user_id, calendar_id) DO UPDATE SET deleted = excluded.deleted, ' +
+      'hidden = excluded.hidden, seq = excluded.seq, data = excluded.data',
+    getEntry: 'SELECT * FROM calendar_list WHERE user_id = ? AND calendar_id = ?',
+    listEntries: 'SELECT * FROM calendar_list WHERE user_id = ? ORDER BY calendar_id',
 
-    putEvent: p(
-      'INSERT INTO events (calendar_id, id, seq, status, recurring, recurring_event_id, ' +
-        'original_start_ms, start_ms, end_ms, ical_uid, updated_ms, long, data) ' +
-        'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ' +
-        'ON CONFLICT (calendar_id, id) DO UPDATE SET seq = excluded.seq, status = excluded.status, ' +
-        'recurring = excluded.recurring, recurring_event_id = excluded.recurring_event_id, ' +
-        'original_start_ms = excluded.original_start_ms, start_ms = excluded.start_ms, ' +
-        'end_ms = excluded.end_ms, ical_uid = excluded.ical_uid, updated_ms = excluded.updated_ms, ' +
-        'long = excluded.long, data = excluded.data',
-    ),
-    overlapping: p(EVENT_QUERIES.overlapping),
-    overlappingIds: p(EVENT_QUERIES.overlappingIds),
-    changedSince: p(EVENT_QUERIES.changedSince),
-    changedSinceIds: p(EVENT_QUERIES.changedSinceIds),
-    exceptions: p(EVENT_QUERIES.exceptions),
+    putEvent: 'INSERT INTO events (calendar_id, id, seq, status, recurring, recurring_event_id, ' +
+      'original_start_ms, start_ms, end_ms, ical_uid, updated_ms, long, data) ' +
+      'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ' +
+      'ON CONFLICT (calendar_id, id) DO UPDATE SET seq = excluded.seq, status = excluded.status, ' +
+      'recurring = excluded.recurring, recurring_event_id = excluded.recurring_event_id, ' +
+      'original_start_ms = excluded.original_start_ms, start_ms = excluded.start_ms, ' +
+      'end_ms = excluded.end_ms, ical_uid = excluded.ical_uid, updated_ms = excluded.updated_ms, ' +
+      'long = excluded.long, data = excluded.data',
+    overlapping: EVENT_QUERIES.overlapping,
+    overlappingIds: EVENT_QUERIES.overlappingIds,
+    changedSince: EVENT_QUERIES.changedSince,
+    changedSinceIds: EVENT_QUERIES.changedSinceIds,
+    exceptions: EVENT_QUERIES.exceptions,
 
-    putSharedCopy: p(
-      'INSERT INTO shared_copies (calendar_id, id, seq, status, recurring, recurring_event_id, original_start_ms, ' +
-        'start_ms, end_ms, ical_uid, updated_ms, long, data, holders) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ' +
-        'ON CONFLICT (id, calendar_id) DO UPDATE SET seq = excluded.seq, status = excluded.status, ' +
-        'recurring = excluded.recurring, recurring_event_id = excluded.recurring_event_id, ' +
-        'original_start_ms = excluded.original_start_ms, start_ms = excluded.start_ms, ' +
-        'end_ms = excluded.end_ms, ical_uid = excluded.ical_uid, updated_ms = excluded.updated_ms, ' +
-        'long = excluded.long, holders = excluded.holders, data = excluded.data',
-    ),
-    deleteSharedCopy: p('DELETE FROM shared_copies WHERE calendar_id = ? AND id = ?'),
-    getSharedCopy: p(`SELECT ${EVENT_COLUMNS}, holders FROM shared_copies WHERE id = ? AND calendar_id = ?`),
-    sharedCopyHolders: p('SELECT holders FROM shared_copies WHERE id = ? AND calendar_id = ?'),
-    getEvent: p(SHARED_COPY_QUERIES.held),
-    heldOverlapping: p(SHARED_COPY_QUERIES.overlapping),
-    heldChangedSince: p(SHARED_COPY_QUERIES.changedSince),
+    putSharedCopy: 'INSERT INTO shared_copies (calendar_id, id, seq, status, recurring, recurring_event_id, original_start_ms, ' +
+      'start_ms, end_ms, ical_uid, updated_ms, long, data, holders) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ' +
+      'ON CONFLICT (id, calendar_id) DO UPDATE SET seq = excluded.seq, status = excluded.status, ' +
+      'recurring = excluded.recurring, recurring_event_id = excluded.recurring_event_id, ' +
+      'original_start_ms = excluded.original_start_ms, start_ms = excluded.start_ms, ' +
+      'end_ms = excluded.end_ms, ical_uid = excluded.ical_uid, updated_ms = excluded.updated_ms, ' +
+      'long = excluded.long, holders = excluded.holders, data = excluded.data',
+    deleteSharedCopy: 'DELETE FROM shared_copies WHERE calendar_id = ? AND id = ?',
+    getSharedCopy: `SELECT ${EVENT_COLUMNS}, holders FROM shared_copies WHERE id = ? AND calendar_id = ?`,
+    sharedCopyHolders: 'SELECT holders FROM shared_copies WHERE id = ? AND calendar_id = ?',
+    getEvent: SHARED_COPY_QUERIES.held,
+    heldOverlapping: SHARED_COPY_QUERIES.overlapping,
+    heldChangedSince: SHARED_COPY_QUERIES.changedSince,
 
-    putConnection: p(
-      'INSERT INTO connections (id, client_id, user_id, scopes, offline, created_at) VALUES (?, ?, ?, ?, ?, ?) ' +
-        'ON CONFLICT (id) DO UPDATE SET client_id = excluded.client_id, user_id = excluded.user_id, ' +
-        'scopes = excluded.scopes, offline = excluded.offline, created_at = excluded.created_at',
-    ),
-    getConnection: p('SELECT * FROM connections WHERE id = ?'),
-    listConnections: p('SELECT * FROM connections ORDER BY created_at, id'),
+    putConnection: 'INSERT INTO connections (id, client_id, user_id, scopes, offline, created_at) VALUES (?, ?, ?, ?, ?, ?) ' +
+      'ON CONFLICT (id) DO UPDATE SET client_id = excluded.client_id, user_id = excluded.user_id, ' +
+      'scopes = excluded.scopes, offline = excluded.offline, created_at = excluded.created_at',
+    getConnection: 'SELECT * FROM connections WHERE id = ?',
+    listConnections: 'SELECT * FROM connections ORDER BY created_at, id',
     deleteConnection: [
       'DELETE FROM access_tokens WHERE connection_id = ?',
       'DELETE FROM refresh_tokens WHERE connection_id = ?',
       'DELETE FROM channels WHERE connection_id = ?',
       'DELETE FROM connections WHERE id = ?',
-    ].map(p),
+    ],
 
-    putAccessToken: p('INSERT INTO access_tokens (hash, connection_id, expires_at) VALUES (?, ?, ?)'),
-    getAccessToken: p('SELECT * FROM access_tokens WHERE expires_at = ? AND hash = ?'),
+    putAccessToken: 'INSERT INTO access_tokens (hash, connection_id, expires_at) VALUES (?, ?, ?)',
+    getAccessToken: 'SELECT * FROM access_tokens WHERE expires_at = ? AND hash = ?',
     // A token whose text gives no expiry (issued before they did) is searched for: rare, and
     // such tokens are at most an hour old.
-    findAccessToken: p('SELECT * FROM access_tokens WHERE hash = ?'),
-    deleteAccessTokensExpiringBefore: p(ACCESS_TOKEN_PURGE),
-    putRefreshToken: p(
-      'INSERT INTO refresh_tokens (hash, connection_id) VALUES (?, ?) ' +
-        'ON CONFLICT (hash) DO UPDATE SET connection_id = excluded.connection_id',
-    ),
-    getRefreshToken: p('SELECT * FROM refresh_tokens WHERE hash = ?'),
+    findAccessToken: 'SELECT * FROM access_tokens WHERE hash = ?',
+    deleteAccessTokensExpiringBefore: ACCESS_TOKEN_PURGE,
+    putRefreshToken: 'INSERT INTO refresh_tokens (hash, connection_id) VALUES (?, ?) ' +
+      'ON CONFLICT (hash) DO UPDATE SET connection_id = excluded.connection_id',
+    getRefreshToken: 'SELECT * FROM refresh_tokens WHERE hash = ?',
 
-    putChannel: p(
-      'INSERT INTO channels (id, resource_id, resource_uri, address, token, expiration, connection_id, ' +
-        'resource_kind, resource_key, next_message_number, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ' +
-        'ON CONFLICT (id) DO UPDATE SET resource_id = excluded.resource_id, resource_uri = excluded.resource_uri, ' +
-        'address = excluded.address, token = excluded.token, expiration = excluded.expiration, ' +
-        'connection_id = excluded.connection_id, resource_kind = excluded.resource_kind, ' +
-        'resource_key = excluded.resource_key, next_message_number = excluded.next_message_number, ' +
-        'created_at = excluded.created_at',
-    ),
-    getChannel: p('SELECT * FROM channels WHERE id = ?'),
-    listChannels: p('SELECT * FROM channels ORDER BY created_at, id'),
-    listChannelsWatching: p('SELECT * FROM channels WHERE resource_kind = ? AND resource_key = ? ORDER BY created_at, id'),
-    deleteChannel: p('DELETE FROM channels WHERE id = ?'),
-    rememberChannelId: p('INSERT INTO channel_ids (id) VALUES (?) ON CONFLICT (id) DO NOTHING'),
+    putChannel: 'INSERT INTO channels (id, resource_id, resource_uri, address, token, expiration, connection_id, ' +
+      'resource_kind, resource_key, next_message_number, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ' +
+      'ON CONFLICT (id) DO UPDATE SET resource_id = excluded.resource_id, resource_uri = excluded.resource_uri, ' +
+      'address = excluded.address, token = excluded.token, expiration = excluded.expiration, ' +
+      'connection_id = excluded.connection_id, resource_kind = excluded.resource_kind, ' +
+      'resource_key = excluded.resource_key, next_message_number = excluded.next_message_number, ' +
+      'created_at = excluded.created_at',
+    getChannel: 'SELECT * FROM channels WHERE id = ?',
+    listChannels: 'SELECT * FROM channels ORDER BY created_at, id',
+    listChannelsWatching: 'SELECT * FROM channels WHERE resource_kind = ? AND resource_key = ? ORDER BY created_at, id',
+    deleteChannel: 'DELETE FROM channels WHERE id = ?',
+    rememberChannelId: 'INSERT INTO channel_ids (id) VALUES (?) ON CONFLICT (id) DO NOTHING',
     /** (kept): drops all but the newest `kept`, found from the oldest end of the primary key. */
-    trimChannelIds: p('DELETE FROM channel_ids WHERE n <= (SELECT max(n) FROM channel_ids) - ?'),
-    isChannelIdRemembered: p('SELECT 1 FROM channel_ids WHERE id = ?'),
+    trimChannelIds: 'DELETE FROM channel_ids WHERE n <= (SELECT max(n) FROM channel_ids) - ?',
+    isChannelIdRemembered: 'SELECT 1 FROM channel_ids WHERE id = ?',
 
-    putOutboxMessage: p(
-      'INSERT INTO outbox (id, start, at, recipient, kind, event_id, calendar_id, from_user_id, summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    ),
-    trimOutbox: p(OUTBOX_TRIM),
-    outboxPage: p(OUTBOX_PAGE),
-    lastOutboxId: p('SELECT coalesce(max(id), 0) AS last FROM outbox'),
-    clearOutbox: p('DELETE FROM outbox'),
+    putOutboxMessage: 'INSERT INTO outbox (id, start, at, recipient, kind, event_id, calendar_id, from_user_id, summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    trimOutbox: OUTBOX_TRIM,
+    outboxPage: OUTBOX_PAGE,
+    lastOutboxId: 'SELECT coalesce(max(id), 0) AS last FROM outbox',
+    clearOutbox: 'DELETE FROM outbox',
   };
 }

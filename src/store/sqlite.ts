@@ -16,6 +16,7 @@
 // Reserved meta keys: `schema_version`, `seq` (the counter behind nextSeq) and `outbox`
 // (outbox-bounds.ts).
 
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
 import type { DatabaseSync, StatementSync, SQLInputValue } from 'node:sqlite';
 import { CHANNEL_IDS_KEPT, mergeChanges, SHORT_EVENT_MAX_MS } from './backend-rules.ts';
 import { Checkpointer, FALLBACK_AUTOCHECKPOINT_PAGES } from './checkpointer.ts';
@@ -37,6 +38,8 @@ import type { AccessTokenRecord, CalendarListEntryRecord, CalendarRecord, Channe
   ClientRecord, ConnectionRecord, EventRecord, NewOutboxMessage, OutboxMessageRecord, OutboxPage, RefreshTokenRecord, SharedCopyRecord, Store, UserRecord } from './store.ts';
 
 export function openSqliteStore(path: string, sqlite: typeof import('node:sqlite')): SqliteStore {
+  const isNew = path !== ':memory:' && !existsSync(path);
+  if (isNew && emptyImage !== undefined) writeImage(path, emptyImage);
   const db = new sqlite.DatabaseSync(path);
   try {
     // busy_timeout first: another process may hold the file while we switch to WAL.
@@ -50,11 +53,43 @@ export function openSqliteStore(path: string, sqlite: typeof import('node:sqlite
     // Checkpoints run on a worker thread (checkpointer.ts); this connection's own is a safety net.
     db.exec(`PRAGMA wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
     migrate(db, path);
+    if (isNew && emptyImage === undefined) emptyImage = imageOfNew(db, path);
     return new SqliteStore(db, new Checkpointer(path));
   } catch (err) {
     db.close();
     throw err;
   }
+}
+
+/**
+ * A new database file as migrate() leaves it (WAL mode, the schema, no rows), copied for every
+ * new file once one has been built. Building one switches the file to WAL and commits the
+ * schema, each with fsyncs of the file, its journal and the folder: most of what creating a
+ * workspace cost (CONTRACT §15), where writing these bytes and syncing them is one fsync.
+ */
+let emptyImage: Uint8Array | undefined;
+
+/** Writes `image` as the new file `path` and syncs it; a file made meanwhile by another process is left alone. */
+function writeImage(path: string, image: Uint8Array): void {
+  let fd: number;
+  try {
+    fd = openSync(path, 'wx');
+  } catch (error) {
+    if ((error as { code?: string }).code === 'EEXIST') return;
+    throw error;
+  }
+  try {
+    writeSync(fd, image);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The bytes of a file migrate() has just built from nothing, the WAL folded back first so that the file alone is the whole database. */
+function imageOfNew(db: DatabaseSync, path: string): Uint8Array {
+  db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+  return readFileSync(path);
 }
 
 /**
@@ -76,7 +111,7 @@ export class SqliteStore implements Store {
   readonly backend = 'sqlite' as const;
   readonly #db: DatabaseSync;
   readonly #checkpointer: Checkpointer;
-  readonly #sql: Statements;
+  #sql: Statements;
   readonly #group: GroupCommit;
   readonly #seq: SequenceReservation;
   readonly #others: OtherConnections;
@@ -92,10 +127,9 @@ export class SqliteStore implements Store {
   constructor(db: DatabaseSync, checkpointer: Checkpointer) {
     this.#db = db;
     this.#checkpointer = checkpointer;
-    const sql = prepareStatements(db);
-    this.#sql = sql;
+    this.#sql = prepareStatements(db);
     this.#seq = new SequenceReservation(
-      () => Number(sql.getMeta.get('seq')?.['value']),
+      () => Number(this.#sql.getMeta.get('seq')?.['value']),
       (reservation) => this.setMeta('seq', String(reservation)),
     );
     this.#others = new OtherConnections(db, () => this.#reload());
@@ -178,6 +212,14 @@ export class SqliteStore implements Store {
 
   transaction<T>(fn: () => T): T {
     return this.#group.transaction(fn);
+  }
+
+  releaseMemory(): void {
+    this.#cache.clear();
+    // The statements seeding prepared (their compiled programs go when collected) and the pages
+    // it read and wrote: a few hundred kilobytes that an idle workspace would keep for nothing.
+    this.#sql = prepareStatements(this.#db);
+    this.#db.exec('PRAGMA shrink_memory');
   }
 
   close(): void {

@@ -195,6 +195,12 @@ export interface Store {
    * is noticed from the next turn on; the memory store has no other writers and answers 0.
    */
   othersCommitted(): number;
+  /**
+   * Gives back memory that later reads can do without (SQLite's page cache), for a store that
+   * will likely sit idle: a workspace just created or reopened (CONTRACT §15 bounds what a
+   * thousand idle ones cost).
+   */
+  releaseMemory(): void;
 
   getMeta(key: string): string | undefined;
   setMeta(key: string, value: string): void;

@@ -8,7 +8,8 @@
 //   npx tsx test/bench/run.ts [--quick]                                          (Node 20: memory store only)
 //
 // --quick shrinks the data ten-fold and the runs to a fraction of a second: it proves the
-// benchmark still runs (CI), its figures mean little.
+// benchmark still runs (CI), its figures mean little. --only workspaces runs the workspace rows
+// alone (CONTRACT §15 "Cost"), a few minutes instead of the whole run.
 
 import { Agent, request as httpRequest } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -40,6 +41,7 @@ import { packageBuilt, residentBytes, startBare, startService } from './process.
 import type { Launch, Running } from './process.ts';
 
 const quick = process.argv.includes('--quick');
+const onlyWorkspaces = process.argv.join(' ').includes('--only workspaces');
 const config = quick
   ? { rounds: 3, warmupMs: 50, durationMs: 150, coldStarts: 3, calendars: 10, perCalendar: 1_000, growth: [1_000, 10_000], connections: 8 }
   : { rounds: 3, warmupMs: 500, durationMs: 2_000, coldStarts: 10, calendars: 10, perCalendar: 10_000, growth: [1_000, 10_000, 100_000], connections: 8 };
@@ -590,23 +592,26 @@ async function workspaceRows(backend: 'memory' | 'sqlite', fixture: string, tenT
 const began = performance.now();
 let bare: Running | undefined;
 try {
-  const fixtures = {
-    full: writeFixture(join(work, 'main.json'), mainWorkspace(config.calendars, config.perCalendar)),
-    empty: writeFixture(join(work, 'empty.json'), mainWorkspace(config.calendars, config.perCalendar, true)),
-    // The events.get event with the series and week calendars, no load calendars: three services at once.
-    small: writeFixture(join(work, 'small.json'), mainWorkspace(0, 0)),
-  };
-  const growth = new Map(config.growth.map((n) => [n, writeFixture(join(work, `growth-${n}.json`), growthWorkspace(n))]));
-  await coldStart();
-  const inProcess = await inProcessRows(quick);
-  rows.push(...inProcess.rows.map((row) => ({ ...row, bare: '' })));
-  notes.push(...inProcess.notes);
-  bare = await startBare();
-  for (const backend of backends) await mainRows(bare, backend, fixtures);
-  for (const backend of backends) await overheadRows(backend, fixtures.small);
-  for (const backend of backends) await invitationRow(backend);
-  for (const backend of backends) await growthRows(bare, backend, growth);
-  for (const backend of backends) await workspaceRows(backend, fixtures.small, growth.get(10_000) as string);
+  // The events.get event with the series and week calendars, no load calendars: three services at once.
+  const small = writeFixture(join(work, 'small.json'), mainWorkspace(0, 0));
+  const growth = new Map((onlyWorkspaces ? [10_000] : config.growth).map((n) => [n, writeFixture(join(work, `growth-${n}.json`), growthWorkspace(n))]));
+  if (!onlyWorkspaces) {
+    const fixtures = {
+      full: writeFixture(join(work, 'main.json'), mainWorkspace(config.calendars, config.perCalendar)),
+      empty: writeFixture(join(work, 'empty.json'), mainWorkspace(config.calendars, config.perCalendar, true)),
+      small,
+    };
+    await coldStart();
+    const inProcess = await inProcessRows(quick);
+    rows.push(...inProcess.rows.map((row) => ({ ...row, bare: '' })));
+    notes.push(...inProcess.notes);
+    bare = await startBare();
+    for (const backend of backends) await mainRows(bare, backend, fixtures);
+    for (const backend of backends) await overheadRows(backend, fixtures.small);
+    for (const backend of backends) await invitationRow(backend);
+    for (const backend of backends) await growthRows(bare, backend, growth);
+  }
+  for (const backend of backends) await workspaceRows(backend, small, growth.get(10_000) as string);
   printTable();
   process.stderr.write(`bench finished in ${fmt((performance.now() - began) / 1000, 1)} s\n`);
 } finally {

@@ -18,7 +18,8 @@ export async function approveInBrowser(authorizationUrl: string, user: string): 
   if (!consent.users.includes(user)) throw new Error(`the consent page does not list ${user} (it lists ${consent.users.join(', ')})`);
 
   // The headers a browser sends on a same-origin form post.
-  const approval = await fetch(new URL('/oauth/authorize', authorize), {
+  // The form posts to the page's own path: under a workspace's prefix, that is the workspace's.
+  const approval = await fetch(new URL(authorize.pathname, authorize), {
     method: 'POST',
     headers: {
       'Content-Type': 'application/x-www-form-urlencoded',

@@ -1027,6 +1027,18 @@ export function storeContract(name: string, open: () => Promise<Store> | Store, 
           assert.deepEqual(data(s), after);
         }));
 
+      it('releaseMemory keeps every record, and the store reads and writes on as before', () =>
+        withStore((s) => {
+          seed(s);
+          const before = snapshot(s, keys);
+          s.releaseMemory();
+          assert.deepEqual(snapshot(s, keys), before);
+          writeEverything(s);
+          const written = snapshot(s, keys);
+          s.releaseMemory();
+          assert.deepEqual(snapshot(s, keys), written);
+        }));
+
       it('countEvents counts every calendar\'s own events and each shared copy once', () =>
         withStore((s) => {
           assert.equal(s.countEvents(), 0);
