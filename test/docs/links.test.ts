@@ -8,6 +8,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { anchors } from '../_helpers/readme.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const README_MAX_LINES = 350;
@@ -20,20 +21,6 @@ function pages(): string[] {
 /** The text a reader sees as prose: fenced blocks and code spans hold examples, not links. */
 function prose(markdown: string): string {
   return markdown.replace(/^```[^\n]*\n[\s\S]*?^```$/gm, '').replace(/`[^`\n]*`/g, '');
-}
-
-/** Heading anchors as GitHub makes them: lower case, punctuation dropped, spaces to hyphens, repeats numbered. */
-function anchors(markdown: string): Set<string> {
-  const seen = new Map<string, number>();
-  const result = new Set<string>();
-  const withoutFences = markdown.replace(/^```[^\n]*\n[\s\S]*?^```$/gm, '');
-  for (const match of withoutFences.matchAll(/^#{1,6} +(.+?) *#*$/gm)) {
-    const base = (match[1] as string).toLowerCase().replace(/[^\p{L}\p{N}\- _]/gu, '').replace(/ /g, '-');
-    const count = seen.get(base) ?? 0;
-    seen.set(base, count + 1);
-    result.add(count === 0 ? base : `${base}-${count}`);
-  }
-  return result;
 }
 
 /** The relative links of one page that reach no file, or no heading of their target. */
