@@ -1,4 +1,4 @@
-// Options from flags and environment (CONTRACT §1). The only module that reads process.env.
+// Options from flags and environment (docs/cli.md). The only module that reads process.env.
 
 import { fileURLToPath } from 'node:url';
 
@@ -10,17 +10,17 @@ export interface Options {
   fixture: string | object;
   /** Public base URL without a trailing slash; derived from host and port when absent. */
   baseUrl: string | undefined;
-  /** How many requests the request journal keeps (CONTRACT §9); 0 turns it off. */
+  /** How many requests the request journal keeps (docs/journal.md); 0 turns it off. */
   journalSize: number;
   /** Host values the DNS-rebinding check accepts besides the service's own names: `name` or `name:port`, lower case. */
   allowedHosts: string[];
   /** One stderr line per answered request (--log-requests). */
   logRequests: boolean;
-  /** Serve Google's Calendar MCP server at /mcp/v1 (--mcp, CONTRACT §17). */
+  /** Serve Google's Calendar MCP server at /mcp/v1 (--mcp, docs/mcp.md). */
   mcp: boolean;
-  /** Workspaces besides the root (CONTRACT §15). */
+  /** Workspaces besides the root (docs/workspaces.md). */
   maxWorkspaces: number;
-  /** Enforce the per-minute usage limits below (--quotas, CONTRACT §18). */
+  /** Enforce the per-minute usage limits below (--quotas, docs/usage-limits.md). */
   quotas: boolean;
   quotaUserPerMinute: number;
   quotaProjectPerMinute: number;
@@ -70,7 +70,7 @@ export class OptionError extends Error {}
 export interface CliSettings {
   /** Leave out the stderr banner. */
   quiet: boolean;
-  /** Write the workspace export (CONTRACT §10) to this file before stopping. */
+  /** Write the workspace export (docs/journal.md#workspace-export) to this file before stopping. */
   exportOnExit: string | undefined;
 }
 

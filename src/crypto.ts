@@ -1,5 +1,5 @@
 // The service's shared crypto: SHA-256 digests, pooled CSPRNG bytes and tokens, constant-time
-// comparison. Secrets, tokens, codes and nonces are stored only as SHA-256 digests (CONTRACT §4),
+// comparison. Secrets, tokens, codes and nonces are stored only as SHA-256 digests (docs/oauth.md),
 // and compared in constant time. Neutral ground below every surface: OAuth, the calendar API
 // (etags), push (channel tokens), event input (ids) and fixtures use it without importing OAuth.
 

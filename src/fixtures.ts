@@ -1,4 +1,4 @@
-// Fixture validation (CONTRACT §2). Validation is strict and names the JSON path of the first
+// Fixture validation (docs/fixtures.md). Validation is strict and names the JSON path of the first
 // problem; loading (src/fixtures/load.ts) happens only after the whole fixture validated, inside
 // one store transaction, so an invalid fixture changes nothing. The events' members are checked
 // against the Event schema by src/fixtures/event-members.ts; paths and rules are spelled by
@@ -134,7 +134,7 @@ function parseClient(value: unknown, path: string): FixtureClient {
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
-// CONTRACT §10: a client gives its secret, or (as the workspace export writes it, secrets being
+// docs/journal.md#workspace-export: a client gives its secret, or (as the workspace export writes it, secrets being
 // stored only as digests) `secretSha256`, the lowercase hex SHA-256 of the secret's UTF-8 bytes.
 function clientSecretHash(client: JsonRecord, path: string): string {
   if (client.secret !== undefined && client.secretSha256 !== undefined) {
@@ -224,7 +224,7 @@ function parseCalendar(value: unknown, path: string, email: string): FixtureCale
   }
   const hidden = calendar.hidden === undefined ? false : boolean(calendar.hidden, `${path}.hidden`);
   const deleted = calendar.deleted === undefined ? false : boolean(calendar.deleted, `${path}.deleted`);
-  // BEHAVIOUR.md §4.3: one's own primary calendar cannot leave one's list.
+  // https://developers.google.com/workspace/calendar/api/v3/reference/calendarList/delete: one's own primary calendar cannot leave one's list.
   if (primary && deleted) throw new FixtureError(`${path}.deleted`, 'the primary calendar cannot be removed from the calendar list');
   const events = optionalArray(calendar.events, `${path}.events`);
   const invitations: FixtureInvitation[] = [];
@@ -243,7 +243,7 @@ function parseCalendar(value: unknown, path: string, email: string): FixtureCale
   return { primary, id, timeZone, calendarFields, entryFields, hidden, deleted, events, invitations };
 }
 
-// EventReminder (METHODS.md §3.4): method email|popup, minutes 0..40320.
+// EventReminder (https://developers.google.com/workspace/calendar/api/v3/reference/events): method email|popup, minutes 0..40320.
 const REMINDER_METHODS = ['email', 'popup'];
 
 function reminder(value: unknown, path: string): JsonObject {
@@ -256,7 +256,7 @@ function reminder(value: unknown, path: string): JsonObject {
   return { method, minutes };
 }
 
-// CalendarNotification (METHODS.md A.3), as calendarList.update takes it: method email, one of five types.
+// CalendarNotification (https://developers.google.com/workspace/calendar/api/v3/reference/calendarList), as calendarList.update takes it: method email, one of five types.
 const NOTIFICATION_TYPES = ['eventCreation', 'eventChange', 'eventCancellation', 'eventResponse', 'agenda'];
 
 function notificationSettings(value: unknown, path: string): JsonObject {

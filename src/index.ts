@@ -1,4 +1,4 @@
-// In-process start (CONTRACT §1) and the test handle (README "Testing your app"): the same server
+// In-process start (docs/cli.md) and the test handle (README "Testing your app"): the same server
 // as the CLI, for a test suite that starts one per test file on port 0, driven through the handle.
 //
 //   import { start } from 'local-calendar-emulator';

@@ -1,7 +1,7 @@
 // Where a JSON text stops being valid (RFC 8259), as a line and column. JSON.parse's own message
 // may quote the text around the fault ('Unexpected token 'h', "{"secret": hunter2}" is not
 // valid JSON'), and a fixture may hold client secrets, so a fixture error reports this position
-// instead of passing that message on (CONTRACT §1: a startup fixture error never prints the
+// instead of passing that message on (docs/cli.md: a startup fixture error never prints the
 // fixture). Called only after JSON.parse has refused the text.
 
 export interface TextPosition {

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// CLI entry point (CONTRACT §1, §14), also the package's `bin`. It stays tiny and is written in
+// CLI entry point (docs/cli.md), also the package's `bin`. It stays tiny and is written in
 // syntax every Node with ES modules parses (no `?.`, `??` or top-level await): an older Node must
 // reach the one-line floor message, not a SyntaxError in a module it has not even run yet. Node's
 // compile cache goes on before the rest of the service is imported, so that the rest is cached.

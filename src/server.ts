@@ -1,7 +1,7 @@
-// The node:http handler: reads the request, picks the workspace (CONTRACT §15) and the surface
-// that own the path, routes, runs the handler and writes its Result. Anything not routed answers 501 (CONTRACT §6). CORS preflights
-// and headers for browser apps (CONTRACT §12) are added here, around every surface's answer.
-// Every answer written is reported to onAnswered (the request journal, CONTRACT §9).
+// The node:http handler: reads the request, picks the workspace (docs/workspaces.md) and the surface
+// that own the path, routes, runs the handler and writes its Result. Anything not routed answers 501 (docs/calendar-api.md). CORS preflights
+// and headers for browser apps (docs/calendar-api.md#browser-apps) are added here, around every surface's answer.
+// Every answer written is reported to onAnswered (the request journal, docs/journal.md).
 
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { corsOrigin, isPreflight, preflightAnswer, withCorsHeaders } from './http/cors.ts';
@@ -215,7 +215,7 @@ function hostHeaders(incoming: IncomingMessage): number {
   return count;
 }
 
-// Google's Java client sends PATCH as POST with X-HTTP-Method-Override (BEHAVIOUR.md §8.5).
+// Google's Java client sends PATCH as POST with X-HTTP-Method-Override (docs/quickstarts.md).
 function effectiveMethod(incoming: IncomingMessage): string {
   const method = incoming.method ?? 'GET';
   const override = incoming.headers['x-http-method-override'];

@@ -32,17 +32,17 @@ export interface StartOptions {
   httpTimeouts?: HttpTimeouts | undefined;
   /** Timers of webhook retries and attempt timeouts; only tests pass their own, to drive them. */
   scheduler?: Scheduler | undefined;
-  /** Requests the request journal keeps (CONTRACT §9; default 10,000, 0 turns it off). */
+  /** Requests the request journal keeps (docs/journal.md; default 10,000, 0 turns it off). */
   journalSize?: number | undefined;
   /** Host values the management API and consent page accept besides the service's own names (`name` or `name:port`). */
   allowedHosts?: readonly string[] | undefined;
   /** One stderr line per answered request (to `log` when one is given). */
   logRequests?: boolean | undefined;
-  /** Serve Google's Calendar MCP server at /mcp/v1 (CONTRACT §17; default off). */
+  /** Serve Google's Calendar MCP server at /mcp/v1 (docs/mcp.md; default off). */
   mcp?: boolean | undefined;
-  /** Workspaces besides the root (CONTRACT §15; default 1,000). */
+  /** Workspaces besides the root (docs/workspaces.md; default 1,000). */
   maxWorkspaces?: number | undefined;
-  /** Enforce Google's per-minute usage limits (CONTRACT §18; default off), and the limits to enforce. */
+  /** Enforce Google's per-minute usage limits (docs/usage-limits.md; default off), and the limits to enforce. */
   quotas?: boolean | undefined;
   quotaUserPerMinute?: number | undefined;
   quotaProjectPerMinute?: number | undefined;

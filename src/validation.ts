@@ -1,4 +1,4 @@
-// The one vocabulary for checking JSON bodies (issue 16 part 4): `asserts`-typed primitives that
+// The one vocabulary for checking JSON bodies: `asserts`-typed primitives that
 // take the value, the JSON path of the value (`attendees[0].email`) and an error factory. The
 // factory belongs to the surface that checks the body, so each surface keeps its own error type
 // and wording: the calendar API's Google envelope, the fixture loader's invalid_fixture, the

@@ -1,5 +1,5 @@
 // The service's version: package.json's, read once. `--version` prints it and GET /__svc/health
-// (CONTRACT §10) reports it.
+// (docs/journal.md#health) reports it.
 
 import { readFileSync } from 'node:fs';
 

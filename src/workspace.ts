@@ -1,6 +1,6 @@
 // One workspace's composition: a whole service but the listener. The store it is given, then the
 // App with its own clock, the fault rules, push, the request journal, the checkpoints, the caches
-// and the three surfaces. The root and every workspace of CONTRACT §15 are built here alike, so a
+// and the three surfaces. The root and every workspace of docs/workspaces.md are built here alike, so a
 // request runs the same code whatever its workspace; the host (service.ts) only decides which
 // composition a request reaches and under which base URL.
 
@@ -44,9 +44,9 @@ export interface WorkspaceSettings {
   journalSize: number;
   /** A stderr line per answered request, to `requestLog`. */
   logRequests: boolean;
-  /** Serve Google's Calendar MCP server at /mcp/v1 (CONTRACT §17). */
+  /** Serve Google's Calendar MCP server at /mcp/v1 (docs/mcp.md). */
   mcp: boolean;
-  /** Google's per-minute usage limits to enforce (CONTRACT §18), or undefined: counted, not enforced. */
+  /** Google's per-minute usage limits to enforce (docs/usage-limits.md), or undefined: counted, not enforced. */
   quotas: UsageLimits | undefined;
   log: Logger;
   requestLog: Logger;
@@ -77,7 +77,7 @@ export function buildWorkspace(store: Store, fixture: FixtureSource, settings: W
   const { log } = settings;
   const clock = new Clock();
   const app = new App({ store, clock, log, startupFixture: () => parseFixtureText(fixture.text, fixture.name), host: settings.host, allowedHosts: settings.allowedHosts });
-  // The fault rules (CONTRACT §8) every surface and the notifier consult; reset and fixture load delete them.
+  // The fault rules (docs/faults.md) every surface and the notifier consult; reset and fixture load delete them.
   const faults = new FaultRules([...CALENDAR_ROUTES.map((route) => route.operation), ...MCP_OPERATIONS]);
   app.onFixtureLoaded(() => faults.clear());
   // The one Notifier of this App (startPush subscribes it to the App's events), for the watch

@@ -1,4 +1,4 @@
-// The workspaces of one running service (CONTRACT §15): the root, which the service started
+// The workspaces of one running service (docs/workspaces.md): the root, which the service started
 // with, and those created under /__svc/workspaces, each a composition of src/workspace.ts built
 // the same way. This module owns which workspace a path reaches, their listeners of their own,
 // and where their data lives.
@@ -27,7 +27,7 @@ import { MEMORY_DB, openStore } from './store/open.ts';
 import { buildWorkspace } from './workspace.ts';
 import type { FixtureSource, Workspace, WorkspaceSettings } from './workspace.ts';
 
-/** 1–40 characters of a-z, 0-9 and `-` (CONTRACT §15). */
+/** 1–40 characters of a-z, 0-9 and `-` (docs/workspaces.md). */
 const WORKSPACE_ID = /^[a-z0-9-]{1,40}$/;
 const PREFIX = '/w/';
 const REGISTRY = 'workspaces';

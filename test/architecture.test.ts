@@ -1,4 +1,4 @@
-// The layers of src/ (issue 16 part 3), checked on every run: each file belongs to one part of
+// The layers of src/, checked on every run: each file belongs to one part of
 // the map below, a part imports only the parts the map lets it, the map's edges all point down
 // its layers, and no import cycle exists between files. The README's "Layout" section shows the
 // same map. A new edge between parts, a new folder or file outside the map, or an import of

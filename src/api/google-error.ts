@@ -1,5 +1,5 @@
-// The error surface of the calendar API and /userinfo: Google's JSON envelope (CONTRACT §7,
-// BEHAVIOUR.md §1). Handlers throw GoogleApiError; renderGoogleError is the only writer.
+// The error surface of the calendar API and /userinfo: Google's JSON envelope (docs/calendar-api.md,
+// https://developers.google.com/workspace/calendar/api/guides/errors). Handlers throw GoogleApiError; renderGoogleError is the only writer.
 
 import type { Logger } from '../http/log.ts';
 import { RequestError } from '../http/request.ts';
@@ -44,7 +44,7 @@ export class GoogleApiError extends Error {
   }
 }
 
-// The catalogue of BEHAVIOUR.md §1.2 and CONTRACT §7, as constructors.
+// The catalogue of https://developers.google.com/workspace/calendar/api/guides/errors and docs/calendar-api.md, as constructors.
 export const googleErrors = {
   authError: () =>
     new GoogleApiError({

@@ -1,4 +1,4 @@
-// The CalendarListEntry resource (METHODS.md §3.5, BEHAVIOUR.md §4.2): how a stored entry is
+// The CalendarListEntry resource (https://developers.google.com/workspace/calendar/api/v3/reference/calendarList): how a stored entry is
 // rendered, and how a request body changes the entry's writable fields.
 //
 // Writable: summaryOverride, colorId, backgroundColor, foregroundColor, hidden, selected,
@@ -6,7 +6,7 @@
 // summary, timeZone, accessRole, primary, ...) is read-only and silently ignored, which lets a
 // client send back an entry it read, changed in one place.
 //
-// Colours (METHODS.md §4.5): `colorId` is a key of the 24-entry palette. The RGB fields can be
+// Colours (https://developers.google.com/workspace/calendar/api/v3/reference/colors): `colorId` is a key of the 24-entry palette. The RGB fields can be
 // changed only with colorRgbFormat=true, and then `colorId` becomes the nearest palette entry.
 // Without the flag an RGB field must restate the current value (a read-modify-write), otherwise
 // the request is refused with a message that names the flag.
@@ -22,7 +22,7 @@ import { assertArray, assertBoolean, assertEnum, assertInteger, assertObject, as
 
 export const ACCESS_ROLES = ['freeBusyReader', 'reader', 'writer', 'owner'] as const;
 
-// The four e-mail notifications of a live primary entry (BEHAVIOUR.md §4.2).
+// The four e-mail notifications of a live primary entry (https://developers.google.com/workspace/calendar/api/v3/reference/calendarList).
 const PRIMARY_NOTIFICATIONS: JsonObject = {
   notifications: ['eventCreation', 'eventChange', 'eventCancellation', 'eventResponse'].map((type) => ({ type, method: 'email' })),
 };
@@ -68,7 +68,7 @@ export function renderEntry(entry: CalendarListEntryRecord, calendar: CalendarRe
   if (location !== undefined) out.location = location;
   out.timeZone = calendar.timeZone;
   Object.assign(out, coloursOf(entry, calendar.id));
-  // `hidden`, `primary` and `deleted` are omitted unless true (METHODS.md §3.5).
+  // `hidden`, `primary` and `deleted` are omitted unless true (https://developers.google.com/workspace/calendar/api/v3/reference/calendarList).
   if (entry.hidden) out.hidden = true;
   out.selected = typeof data.selected === 'boolean' ? data.selected : true;
   out.accessRole = 'owner';
@@ -117,7 +117,7 @@ export function applyEntryBody(
   if ('notificationSettings' in body) setOrClear(data, 'notificationSettings', body.notificationSettings, notificationSettings);
   if ('hidden' in body) hidden = body.hidden === null ? false : booleanField(body.hidden, 'hidden');
   if (hidden && calendar.primary) {
-    // BEHAVIOUR.md §4.3: one's own primary calendar cannot leave (or hide from) one's list.
+    // https://developers.google.com/workspace/calendar/api/v3/reference/calendarList/delete: one's own primary calendar cannot leave (or hide from) one's list.
     throw googleErrors.forbidden('cannotChangeOwnPrimarySubscription', 'The primary calendar cannot be hidden from the calendar list.');
   }
 
@@ -174,7 +174,7 @@ function booleanField(value: Json | undefined, field: string): boolean {
   return value;
 }
 
-// EventReminder (METHODS.md §3.4): method email|popup, minutes 0..40320 (four weeks).
+// EventReminder (https://developers.google.com/workspace/calendar/api/v3/reference/events): method email|popup, minutes 0..40320 (four weeks).
 function reminders(value: Json | undefined, field: string): Json[] {
   assertArray(value, field, invalidMember);
   return value.map((reminder, i) => {
@@ -186,7 +186,7 @@ function reminders(value: Json | undefined, field: string): Json[] {
   });
 }
 
-// CalendarNotification (METHODS.md A.3): method email, type one of five.
+// CalendarNotification (https://developers.google.com/workspace/calendar/api/v3/reference/calendarList): method email, type one of five.
 function notificationSettings(value: Json | undefined, field: string): JsonObject {
   assertObject(value, field, invalidMember);
   const list = value.notifications ?? [];

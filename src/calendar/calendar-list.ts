@@ -1,5 +1,5 @@
-// calendarList.list / get / insert / patch / update / delete (METHODS.md §2.1-2.6,
-// BEHAVIOUR.md §4). Single-owner model: a user's list holds exactly the calendars they own, so
+// calendarList.list / get / insert / patch / update / delete (https://developers.google.com/workspace/calendar/api/v3/reference/calendarList,
+// https://developers.google.com/workspace/calendar/api/v3/reference/calendarList). Single-owner model: a user's list holds exactly the calendars they own, so
 // their role is `owner` on every entry, insert only re-adds an owned calendar whose entry was
 // removed, and the primary calendar can never leave the list.
 //
@@ -62,7 +62,7 @@ const list: CalendarHandler = (call) => {
 
   let since: number | undefined;
   if (syncToken !== undefined) {
-    // METHODS.md §2.1: sync always reports removed and hidden entries, and takes no role filter.
+    // https://developers.google.com/workspace/calendar/api/v3/reference/calendarList/list: sync always reports removed and hidden entries, and takes no role filter.
     if (minAccessRole !== undefined) throw googleErrors.invalid('minAccessRole cannot be used together with syncToken', 'minAccessRole');
     if (showDeleted === false) throw googleErrors.invalid('showDeleted cannot be false together with syncToken', 'showDeleted');
     if (showHidden === false) throw googleErrors.invalid('showHidden cannot be false together with syncToken', 'showHidden');
@@ -146,7 +146,7 @@ const remove: CalendarHandler = (call) => {
   call.app.store.transaction(() => {
     const { calendar, entry } = listedEntry(call);
     if (calendar.primary) {
-      // BEHAVIOUR.md §4.3: one's own primary calendar cannot leave one's list.
+      // https://developers.google.com/workspace/calendar/api/v3/reference/calendarList/delete: one's own primary calendar cannot leave one's list.
       throw googleErrors.forbidden('cannotChangeOwnPrimarySubscription', 'The primary calendar cannot be removed from the calendar list.');
     }
     checkIfMatch(call.req, etagFor(entry.seq));

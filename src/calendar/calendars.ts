@@ -1,9 +1,9 @@
 // Calendars: the `primary` alias and ownership check every calendarId path parameter goes
-// through, the Calendar resource (METHODS.md §3.6) and calendars.get (§2.8).
+// through, the Calendar resource (https://developers.google.com/workspace/calendar/api/v3/reference/calendars) and calendars.get (https://developers.google.com/workspace/calendar/api/v3/reference/calendars/get).
 //
 // Single-owner model: each calendar belongs to exactly one user and only that user reaches it
 // through the API. Any other calendar id answers 404 notFound, the same as an unknown one, so the
-// API never reveals which ids exist (BEHAVIOUR.md §4.3, CONTRACT §7).
+// API never reveals which ids exist (https://developers.google.com/workspace/calendar/api/v3/reference/calendarList/delete, docs/calendar-api.md).
 
 import { googleErrors } from '../api/google-error.ts';
 import type { CalendarRecord, Json, UserRecord } from '../store/store.ts';
@@ -12,7 +12,7 @@ import { conferencePropertiesOf } from '../events/conference.ts';
 import { etagFor } from './etag.ts';
 import { respond } from './respond.ts';
 
-/** The keyword every calendarId path parameter accepts for the caller's primary calendar (BEHAVIOUR.md §4.4). */
+/** The keyword every calendarId path parameter accepts for the caller's primary calendar (https://developers.google.com/workspace/calendar/api/v3/reference/calendars/get). */
 export const PRIMARY_ALIAS = 'primary';
 
 /** The calendar a calendarId path parameter names, owned by the caller; otherwise 404 notFound. */
@@ -39,7 +39,7 @@ export function calendarText(calendar: CalendarRecord, key: 'summary' | 'descrip
   return typeof value === 'string' ? value : undefined;
 }
 
-/** `dataOwner`: the owner's e-mail, present on secondary calendars only (METHODS.md §3.6). */
+/** `dataOwner`: the owner's e-mail, present on secondary calendars only (https://developers.google.com/workspace/calendar/api/v3/reference/calendars). */
 export function dataOwnerOf(calendar: CalendarRecord, owner: UserRecord): string | undefined {
   return calendar.primary ? undefined : owner.email;
 }
@@ -62,7 +62,7 @@ function renderCalendar(calendar: CalendarRecord, owner: UserRecord): Record<str
   return out;
 }
 
-/** calendars.get (METHODS.md §2.8): the calendar's metadata; the response carries the real id, never `primary`. */
+/** calendars.get (https://developers.google.com/workspace/calendar/api/v3/reference/calendars/get): the calendar's metadata; the response carries the real id, never `primary`. */
 export const getCalendar: CalendarHandler = (call) => {
   const calendar = resolveOwnedCalendar(call, call.params.calendarId as string);
   return respond(call, renderCalendar(calendar, call.auth.user));

@@ -1,4 +1,4 @@
-// Google's 24-entry calendar colour palette (the `calendar` half of colors.get; METHODS.md §4.5
+// Google's 24-entry calendar colour palette (the `calendar` half of colors.get; https://developers.google.com/workspace/calendar/api/v3/reference/colors
 // notes the live keys "1"-"24") and the nearest-entry rule calendarList writes use with
 // colorRgbFormat=true.
 
@@ -29,7 +29,7 @@ export const CALENDAR_PALETTE: ReadonlyMap<string, string> = new Map([
   ['24', '#a47ae2'],
 ]);
 
-/** The foreground live calendar-list entries carry with a palette colour (BEHAVIOUR.md §4.2). */
+/** The foreground live calendar-list entries carry with a palette colour (https://developers.google.com/workspace/calendar/api/v3/reference/calendarList). */
 export const DEFAULT_FOREGROUND = '#000000';
 
 export const RGB_COLOUR = /^#[0-9a-fA-F]{6}$/;

@@ -1,5 +1,5 @@
-// The `conferenceDataVersion` request parameter of events.insert / update / patch (METHODS.md
-// §2.12-2.14): whether the client handles conference data. What the version does to a write
+// The `conferenceDataVersion` request parameter of events.insert / update / patch
+// (https://developers.google.com/workspace/calendar/api/v3/reference/events): whether the client handles conference data. What the version does to a write
 // lives with the Meet rules (src/events/conference.ts); reading it from a query is the API's part.
 
 import type { ConferenceDataVersion } from '../events/conference.ts';

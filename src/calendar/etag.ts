@@ -1,9 +1,9 @@
-// Entity tags of calendar resources and the conditional-request checks (BEHAVIOUR.md §3).
+// Entity tags of calendar resources and the conditional-request checks (https://developers.google.com/workspace/calendar/api/guides/version-resources).
 //
 // An etag derives from the record's change sequence: every write takes a new value from the
 // workspace-wide `store.nextSeq()`, which never repeats, so the etag changes on every write and is
 // stable otherwise. Its form copies Google's: a JSON string holding a quoted 16-digit number,
-// raw `"etag": "\"0000000000000042\""` (BEHAVIOUR.md §2.1). The HTTP ETag header carries the
+// raw `"etag": "\"0000000000000042\""` (https://developers.google.com/workspace/calendar/api/v3/reference/events). The HTTP ETag header carries the
 // same quoted value.
 
 import { googleErrors } from '../api/google-error.ts';

@@ -1,4 +1,4 @@
-// Stored event records to wire Event resources (METHODS.md §3.1, BEHAVIOUR.md §2.1): `kind`,
+// Stored event records to wire Event resources (https://developers.google.com/workspace/calendar/api/v3/reference/events): `kind`,
 // `etag`, `htmlLink`, defaults, and every time rendered in the requested output zone (the
 // `timeZone` parameter, else the calendar's). Fields at their defaults are omitted, as Google
 // omits them (`transparency: opaque`, `visibility: default`, false booleans). `hangoutLink` is
@@ -26,7 +26,7 @@ export interface RenderContext {
 
 /**
  * `htmlLink`: Google's form, `…/calendar/event?eid=<base64url("<eventId> <calendarId>")>`
- * (BEHAVIOUR.md §2.1), on this service's own host.
+ * (https://developers.google.com/workspace/calendar/api/v3/reference/events), on this service's own host.
  */
 export function htmlLink(baseUrl: string, eventId: string, calendarId: string): string {
   return `${baseUrl}/calendar/event?eid=${Buffer.from(`${eventId} ${calendarId}`, 'utf8').toString('base64url')}`;
@@ -53,7 +53,7 @@ function attendeesOut(data: JsonObject, ctx: RenderContext): { attendees?: Json[
   const self = ctx.calendar.id;
   const marked = list.map((entry) => {
     const a = { ...(object(entry) ?? {}) };
-    // E-mail addresses compare without letter case (CONTRACT §13: a test user's entry).
+    // E-mail addresses compare without letter case (docs/invitations.md: a test user's entry).
     if (sameEmail(a.email, organizer)) a.organizer = true;
     if (sameEmail(a.email, self)) a.self = true;
     return a;
@@ -166,7 +166,7 @@ export interface UntouchedInstance {
 
 /**
  * An untouched instance of a series: the master's fields and etag at the occurrence's times,
- * with `recurringEventId` and `originalStartTime` and no `recurrence` (BEHAVIOUR.md §2.3).
+ * with `recurringEventId` and `originalStartTime` and no `recurrence` (https://developers.google.com/workspace/calendar/api/guides/recurringevents).
  */
 export function renderInstance(instance: UntouchedInstance, ctx: RenderContext): JsonObject {
   const { master, series, key, id, times, cancelled } = instance;
@@ -203,7 +203,7 @@ export function renderInstance(instance: UntouchedInstance, ctx: RenderContext):
 }
 
 /**
- * A deletion in incremental results: only what Google guarantees (METHODS.md §4.2) — `id`, and for
+ * A deletion in incremental results: only what Google guarantees (https://developers.google.com/workspace/calendar/api/v3/reference/events/list) — `id`, and for
  * a cancelled exception of a series `recurringEventId` and `originalStartTime`.
  */
 export function renderTombstone(record: EventRecord, ctx: RenderContext): JsonObject {

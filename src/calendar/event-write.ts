@@ -4,7 +4,7 @@
 // the API in src/events/ (shared with the fixture loader); what a write to a series master does
 // to its exceptions is series-revision.ts.
 //
-// Write rules refused with 400 (issue 14, BEHAVIOUR.md §2.1): `sequence` may not go below the
+// Write rules refused with 400 (https://developers.google.com/workspace/calendar/api/v3/reference/events): `sequence` may not go below the
 // stored value; an instance of a series has no recurrence of its own (src/events/event-input.ts).
 //
 // Choices where Google is unconfirmed (documented in the README's API notes):
@@ -30,7 +30,7 @@ import { eventSpan, findInstance, occurrenceTimes } from '../events/occurrences.
 import { eventTimes, recurrenceLines, seriesOf } from '../events/event-series.ts';
 import { reviseSeries } from './series-revision.ts';
 
-/** The API's rendering of an input error (BEHAVIOUR.md §1.2 reasons and messages). */
+/** The API's rendering of an input error (https://developers.google.com/workspace/calendar/api/guides/errors reasons and messages). */
 export function eventInputToGoogle(error: EventInputError): GoogleApiError {
   switch (error.reason) {
     case 'required':
@@ -133,7 +133,7 @@ export function writeEvent(ctx: WriteContext, target: EventTarget, input: unknow
     seq: ctx.store.nextSeq(),
     status: status(data),
     recurring: !isException && recurrenceLines(data).length > 0,
-    // Event.updated: "Updating event reminders will not cause this to change" (METHODS.md §3.1);
+    // Event.updated: "Updating event reminders will not cause this to change" (https://developers.google.com/workspace/calendar/api/v3/reference/events);
     // the etag and the sync position still move, so sync reports the change.
     updatedMs: onlyRemindersDiffer(existing.data, data) ? existing.updatedMs : ctx.now,
     data,

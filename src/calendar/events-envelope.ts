@@ -1,4 +1,4 @@
-// The Events envelope of events.list and events.instances (METHODS.md §3.7, BEHAVIOUR.md §2.4):
+// The Events envelope of events.list and events.instances (https://developers.google.com/workspace/calendar/api/v3/reference/events/list, https://developers.google.com/workspace/calendar/api/guides/sync):
 // `{"kind","etag","summary","description"?,"updated","timeZone","accessRole","defaultReminders",
 // "nextPageToken"|"nextSyncToken","items"}`: the head written as text, spliced with items already
 // serialised (list-items.ts), so a page is its cached renderings sent one after another.

@@ -1,4 +1,4 @@
-// events.instances (METHODS.md §2.11): one series' instances over the time window, by start then
+// events.instances (https://developers.google.com/workspace/calendar/api/v3/reference/events/instances): one series' instances over the time window, by start then
 // id, or the one instance `originalStart` names. A non-recurring event is its own only instance.
 
 import { googleErrors } from '../api/google-error.ts';

@@ -1,4 +1,4 @@
-// events.list (METHODS.md §2.9, BEHAVIOUR.md §2.4): checks the query, chooses how to read the
+// events.list (https://developers.google.com/workspace/calendar/api/v3/reference/events/list, https://developers.google.com/workspace/calendar/api/guides/sync): checks the query, chooses how to read the
 // store, and answers the page with a page token or, on the last page, a sync token.
 // - singleEvents=true: series expanded over the window (up to timeMax, else the horizon:
 //   horizon.ts), by start then id (list-pages.ts singleEventsPage), or by last change with
@@ -24,7 +24,7 @@ import { listingOf, queryFingerprint, windowParams } from './list-query.ts';
 import { makeSyncToken, readSyncState } from './paging.ts';
 import { booleanParam, enumParam, stringParam } from './params.ts';
 
-// Parameters METHODS.md §2.9 says must not accompany syncToken.
+// Parameters https://developers.google.com/workspace/calendar/api/v3/reference/events/list says must not accompany syncToken.
 const NOT_WITH_SYNC_TOKEN = ['iCalUID', 'orderBy', 'privateExtendedProperty', 'q', 'sharedExtendedProperty', 'timeMin', 'timeMax', 'updatedMin'];
 
 // A listing ordered by start time, or with a content filter, ends without a nextSyncToken:
@@ -54,7 +54,7 @@ export const list: CalendarHandler = (call) => {
     for (const name of query.keys()) {
       if (NOT_WITH_SYNC_TOKEN.includes(name)) throw googleErrors.invalid(`syncToken cannot be combined with ${name}`, name);
     }
-    // Deletions are always part of an incremental result (METHODS.md §2.9).
+    // Deletions are always part of an incremental result (https://developers.google.com/workspace/calendar/api/v3/reference/events/list).
     if (showDeletedParam === false) throw googleErrors.invalid('syncToken cannot be combined with showDeleted=false', 'showDeleted');
     sync = readSyncState(call.app, collection, syncTokenText);
   }
@@ -64,7 +64,7 @@ export const list: CalendarHandler = (call) => {
   const cursorOf = <K extends ListCursorKind>(kind: K): CursorOf<K> | undefined =>
     pageTokenText === undefined ? undefined : readListToken(call.app, queryFingerprint(call, calendar), pageTokenText, kind);
   const state: ListState = { call, calendar, ctx, text: textContext(call.caches.renders, ctx), size, showDeleted: showDeletedParam ?? false, accept };
-  // updatedMin, like a sync token, always brings deletions (METHODS.md §4.2).
+  // updatedMin, like a sync token, always brings deletions (https://developers.google.com/workspace/calendar/api/v3/reference/events/list).
   const incremental = sinceSeq !== undefined || query.has('updatedMin');
 
   let page: ListPage;

@@ -1,4 +1,4 @@
-// The events resource's handlers (METHODS.md §2.9-2.15, BEHAVIOUR.md §2-3): get, insert, update,
+// The events resource's handlers (https://developers.google.com/workspace/calendar/api/v3/reference/events, https://developers.google.com/workspace/calendar/api/guides/version-resources): get, insert, update,
 // patch and delete here, thin: each parses the request, runs one store transaction for a write
 // (input and the writes themselves: event-write.ts and src/events/), and hands the resource to
 // respond(). The listing handlers have a file each: events.list in events-list.ts (how it reads
@@ -63,7 +63,7 @@ function targetEtag(target: EventTarget): string {
 const get: CalendarHandler = (call) => {
   const calendar = calendarOf(call);
   const ctx = renderContext(call, calendar);
-  // events.get always returns cancelled events too (METHODS.md §2.10).
+  // events.get always returns cancelled events too (https://developers.google.com/workspace/calendar/api/v3/reference/events/get).
   const target = targetOf(call, calendar);
   return respondText(call, targetEtag(target), itemJson(targetItem(target, textContext(call.caches.renders, ctx))));
 };
@@ -75,14 +75,14 @@ function writeRequest(call: CalendarCall) {
   const body = jsonBody(call.req);
   const conferenceDataVersion = conferenceDataVersionParam(call.req.query);
   // Attachments are not stored (event-write.ts), but the flag is read so that a value other
-  // than true or false is refused, as every boolean parameter is (METHODS.md §2.12).
+  // than true or false is refused, as every boolean parameter is (https://developers.google.com/workspace/calendar/api/v3/reference/events/insert).
   booleanParam(call.req.query, 'supportsAttachments');
   const send = sendUpdatesParam(call.req.query);
   const write = { ...writeContext(call, calendar), conferenceDataVersion };
   return { calendar, ctx, body, write, run: invitationRun(write, send) };
 }
 
-/** A written event as the write answers it: with its new conference still pending when a fault rule says so (CONTRACT §8). */
+/** A written event as the write answers it: with its new conference still pending when a fault rule says so (docs/faults.md). */
 function written(call: CalendarCall, event: JsonObject, body: unknown): JsonObject {
   return call.req.trace.shape === CONFERENCE_PENDING ? asPending(event, body) : event;
 }

@@ -1,4 +1,4 @@
-// Google's partial-response selector, the `fields` system parameter (METHODS.md §1.2):
+// Google's partial-response selector, the `fields` system parameter (https://developers.google.com/workspace/calendar/api/v3/reference):
 //
 //   fields    = selection *( "," selection )
 //   selection = path [ "(" fields ")" ]          items(id,summary)  is  items/id,items/summary

@@ -1,19 +1,19 @@
-// freebusy.query, POST /calendar/v3/freeBusy (spec "FreeBusy request and response", METHODS.md
-// §2.18 and §3.10-3.13, BEHAVIOUR.md §6, CONTRACT §7).
+// freebusy.query, POST /calendar/v3/freeBusy (spec "FreeBusy request and response",
+// https://developers.google.com/workspace/calendar/api/v3/reference/freebusy/query, docs/calendar-api.md).
 //
 // - Any workspace calendar is readable by id (busy times only); `primary` is the caller's own
 //   primary calendar; an unknown id answers that entry with errors [{global, notFound}] and no
 //   busy times, and the request still succeeds.
 // - Busy = the opaque, non-cancelled events and series instances overlapping the range, with
 //   cancelled instances removed; all-day events occupy their dates in their calendar's zone.
-//   An event whose attendee entry for the calendar reads `declined` is not busy there (CONTRACT
-//   §13: an invitee is busy for a copy unless they declined it or it is transparent).
+//   An event whose attendee entry for the calendar reads `declined` is not busy there
+//   (docs/invitations.md: an invitee is busy for a copy unless they declined it or it is transparent).
 //   Overlapping or touching intervals merge, and every interval is clipped to [timeMin, timeMax).
 // - Output: top-level timeMin/timeMax in UTC with milliseconds (as Google echoes them); busy
 //   times in the request's timeZone (default UTC: `Z` without milliseconds; other zones with
 //   their offset).
 // - Limits: calendarExpansionMax <= 50 (items beyond the cap get tooManyCalendarsRequested,
-//   the reason METHODS.md §3.14 lists); groupExpansionMax <= 100 (groups are not supported, so a
+//   the reason https://developers.google.com/workspace/calendar/api/guides/errors lists); groupExpansionMax <= 100 (groups are not supported, so a
 //   group id is an unknown calendar). The range may span at most MAX_RANGE_DAYS days (Google
 //   refuses roughly three months and more with timeRangeTooLong; this service allows a year) and
 //   one request expands at most MAX_INSTANCES events and instances, else 400 — the work a request
@@ -96,7 +96,7 @@ function busyIntervals(
     limit: budget,
     strict: true,
     budget: work,
-    // Event.transparency: "transparent" does not block time (METHODS.md §3.1).
+    // Event.transparency: "transparent" does not block time (https://developers.google.com/workspace/calendar/api/v3/reference/events).
     accept: (record) => record.data.transparency !== 'transparent' && entryOf(record.data, calendar.id)?.responseStatus !== 'declined',
   });
   const merged: Array<[number, number]> = [];

@@ -1,9 +1,9 @@
 // Incremental sync of an expanded listing: events.list singleEvents=true with a syncToken
-// (METHODS.md §2.9 syncToken, BEHAVIOUR.md §2.4). The answer holds exactly what changed since the
+// (https://developers.google.com/workspace/calendar/api/v3/reference/events/list syncToken, https://developers.google.com/workspace/calendar/api/guides/sync). The answer holds exactly what changed since the
 // token, as a full sync would list it, as instances:
 // - a single event that changed: itself, or its tombstone once deleted;
 // - an exception that changed (an instance modified, moved or cancelled): that instance, or a
-//   tombstone carrying recurringEventId and originalStartTime (METHODS.md §3.1 status);
+//   tombstone carrying recurringEventId and originalStartTime (https://developers.google.com/workspace/calendar/api/v3/reference/events status);
 // - a series that changed (created, edited, deleted, or an event turned into a series or back):
 //   every instance it now has within the token's window (horizon.ts), and a tombstone for every
 //   instance it had when the token was made (series-history.ts) that is no longer listed.
@@ -72,7 +72,7 @@ interface Emitted {
 /**
  * The changes since the token, as instances. A change whose series cannot be expanded (a rule
  * stored before today's caps, or one over the step budget in the token's window) ends the sync
- * with 410 fullSyncRequired (CONTRACT §19): the instances the client holds can no longer be
+ * with 410 fullSyncRequired (SECURITY.md): the instances the client holds can no longer be
  * reconciled, and a 400 would be retried with the same token for ever, while a full sync names
  * the series in its own answer.
  */
@@ -147,7 +147,7 @@ function* emit(item: Buffer | undefined, updatedMs: number, position: SyncPositi
 }
 
 function tombstone(req: InstanceSyncRequest, record: EventRecord): Buffer {
-  // With showDeleted a cancelled event keeps its details, as in a full listing (METHODS.md §3.1).
+  // With showDeleted a cancelled event keeps its details, as in a full listing (https://developers.google.com/workspace/calendar/api/v3/reference/events).
   if (record.status === 'cancelled' && req.showDeleted) return eventText(record, req.text);
   return tombstoneText(record, req.text.ctx);
 }
@@ -334,7 +334,7 @@ function* keysInWindow(req: InstanceSyncRequest, series: Series, afterKey: Occur
   }
 }
 
-/** The tombstone of an instance that has no record: Google's guaranteed fields (METHODS.md §3.1 status). */
+/** The tombstone of an instance that has no record: Google's guaranteed fields (https://developers.google.com/workspace/calendar/api/v3/reference/events status). */
 function vanishedInstance(req: InstanceSyncRequest, master: EventRecord, series: Series, key: OccurrenceKey, id: string): Buffer {
   const originalStartTime: JsonObject =
     series.kind === 'date'

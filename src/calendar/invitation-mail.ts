@@ -1,11 +1,11 @@
 // The e-mails Google would send about an event write, recorded in the outbox instead
-// (CONTRACT §13, GET /__svc/outbox): the `sendUpdates` parameter (`all`, `externalOnly`,
+// (docs/invitations.md, GET /__svc/outbox): the `sendUpdates` parameter (`all`, `externalOnly`,
 // `none`, default `none`; the deprecated `sendNotifications=true` means `all`; when both are
 // given `sendUpdates` wins, being the documented replacement: Google's reference says only
 // "Deprecated. Please use sendUpdates instead"), who gets which kind, one message per
 // recipient, recorded in the write's own transaction so a refused write leaves none.
 //
-// Choices where §13 is silent (Google sends these mails but documents no finer rule):
+// Choices where docs/invitations.md is silent (Google sends these mails but documents no finer rule):
 // - an organizer's update mails every attendee still listed whenever the organizer writes the
 //   event, whatever changed (Google's "send updates" prompt does not look at what changed);
 // - an attendee listed twice, or in another letter case, gets one message;
@@ -99,7 +99,7 @@ export function mailGuestListChange(mailing: Mailing, before: JsonObject, after:
 function guestListMessages(mailing: Mailing, before: JsonObject | undefined, after: JsonObject, updates: boolean): NewOutboxMessage[] {
   const was = emails(before);
   const now = emails(after);
-  // One lookup per guest (CONTRACT §13 "Cost": linear in the number of guests).
+  // One lookup per guest (docs/invitations.md "Cost": linear in the number of guests).
   const wasListed = lowerCased(was);
   const nowListed = lowerCased(now);
   return [

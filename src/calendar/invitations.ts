@@ -1,10 +1,10 @@
-// Event writes where invitations are involved (CONTRACT §13): what an organizer's write does to
+// Event writes where invitations are involved (docs/invitations.md): what an organizer's write does to
 // the copies on its invitees' calendars and to the outbox, and what an invitee may do to a copy
 // (answer, set its own private properties, delete it to decline). The copies themselves are
 // src/events/invitations.ts; the mails invitation-mail.ts. Every function here runs inside the
 // handler's one store transaction, so a refused write changes nothing anywhere.
 //
-// Rights on a copy (CONTRACT §13, BEHAVIOUR.md §1.2): unless the organizer set guestsCanModify,
+// Rights on a copy (docs/invitations.md, https://developers.google.com/workspace/calendar/api/guides/errors): unless the organizer set guestsCanModify,
 // an invitee changes only their own attendee entry's responseStatus, comment and
 // additionalGuests and the copy's private properties, and, unless the organizer set
 // guestsCanInviteOthers to false (its default is true), adds guests; anything else is 403
@@ -16,14 +16,14 @@
 // event", https://developers.google.com/calendar/api/v3/reference/events). The rights are read off the organizer's event as it stands (a guest
 // it no longer lists changes nothing), what the invitee changed off the copy they were shown
 // (which lists only them and the organizer when the guests may not see each other, so the
-// hidden guests stay whatever the invitee sends). Choices where §13 and Google's documentation
+// hidden guests stay whatever the invitee sends). Choices where docs/invitations.md and Google's documentation
 // are silent:
 // - a body without `attendees` leaves the attendees as they are (an update that sends back the
 //   event without its guest list is not taken as removing every guest);
 // - the invitee's own entry keeps its other members (displayName, optional) as the organizer
 //   wrote them: only the three answer members are taken from the body;
 // - an answer to one instance goes through the organizer's calendar as a write of that instance,
-//   so it becomes an exception there and on every copy, as §13 asks.
+//   so it becomes an exception there and on every copy, as docs/invitations.md asks.
 
 import { GoogleApiError } from '../api/google-error.ts';
 import type { CalendarRecord, EventRecord, JsonObject, Store, UserRecord } from '../store/store.ts';
@@ -38,7 +38,7 @@ import type { EventTarget, WriteMode } from './event-write.ts';
 import { mailGuestListChange, mailOrganizerWrite, mailReply } from './invitation-mail.ts';
 import type { Mailing, SendUpdates } from './invitation-mail.ts';
 
-/** BEHAVIOUR.md §1.2: an attendee changing what only the organizer may change. */
+/** https://developers.google.com/workspace/calendar/api/guides/errors: an attendee changing what only the organizer may change. */
 export function forbiddenForNonOrganizer(): GoogleApiError {
   return new GoogleApiError({
     status: 403,
@@ -215,12 +215,12 @@ export function inviteeModify(run: InvitationRun, target: EventTarget, input: un
   const { ctx } = run;
   const me = ctx.owner.email;
   const zone = ctx.calendar.timeZone;
-  // What the invitee sees: their copy (a guest list without the hidden guests, CONTRACT §13).
+  // What the invitee sees: their copy (a guest list without the hidden guests, docs/invitations.md).
   const seen = currentFields(target, ctx.calendar);
   const intended = writeEvent(ctx, target, input, mode);
   const organizer = organizerSide(ctx.store, targetRecord(target), id);
   // Rights come from the organizer's event as it stands and its current guest list, never from
-  // the copy (CONTRACT §13): a guest the organizer removed, or of an event the organizer deleted,
+  // the copy (docs/invitations.md): a guest the organizer removed, or of an event the organizer deleted,
   // holds a cancelled copy and changes nothing, whatever the copy says of guestsCanModify.
   const orgBefore = organizer && currentFields(organizer.target, organizer.calendar);
   if (organizer !== undefined && !invitesLive(ctx.store, targetRecord(organizer.target), me)) throw forbiddenForNonOrganizer();
@@ -290,7 +290,7 @@ function withStatusOf(data: JsonObject, from: JsonObject): JsonObject {
  * saw follow `sent` (those left out are removed, those added are added), and a guest the
  * organizer removed since the copy was written is not brought back. `keep`: a guest whose entry
  * stays as the organizer's list has it (the invitee declining: inviteeDelete answers for them).
- * One Map or Set lookup per guest (CONTRACT §13 "Cost").
+ * One Map or Set lookup per guest (docs/invitations.md "Cost").
  */
 function guestsAfter(current: JsonObject, seen: JsonObject, sent: JsonObject[], keep: string | undefined): JsonObject[] {
   const key = (entry: JsonObject): string => String(entry.email).toLowerCase();

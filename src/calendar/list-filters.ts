@@ -1,4 +1,4 @@
-// The content filters of events.list (METHODS.md §2.9): `q` free text, `iCalUID`,
+// The content filters of events.list (https://developers.google.com/workspace/calendar/api/v3/reference/events/list): `q` free text, `iCalUID`,
 // `privateExtendedProperty` / `sharedExtendedProperty`, `eventTypes` and `updatedMin`, as one
 // predicate over stored records that every listing strategy (list-pages.ts, instance-sync.ts)
 // applies before rendering. A listing without any of them gets ACCEPT_ALL, which the strategies
@@ -25,7 +25,7 @@ function textOf(value: Json | undefined): string {
   return typeof value === 'string' ? value : '';
 }
 
-/** Free text over the fields METHODS.md §2.9 lists for `q`; every term must occur (case-insensitive). */
+/** Free text over the fields https://developers.google.com/workspace/calendar/api/v3/reference/events/list lists for `q`; every term must occur (case-insensitive). */
 function searchableText(data: JsonObject): string {
   const parts = [textOf(data.summary), textOf(data.description), textOf(data.location)];
   const people = [...(Array.isArray(data.attendees) ? data.attendees : []), data.organizer];
@@ -43,7 +43,7 @@ function mapOf(data: JsonObject, kind: 'private' | 'shared'): JsonObject {
   return typeof map === 'object' && map !== null && !Array.isArray(map) ? map : {};
 }
 
-// The eventTypes enum of events.list and events.watch (METHODS.md §2.9); a value outside it is
+// The eventTypes enum of events.list and events.watch (https://developers.google.com/workspace/calendar/api/v3/reference/events/list); a value outside it is
 // refused as any query enum is (400 invalid naming the parameter: Google's exact wording for a
 // value outside a query enum was not found, so the service's own is a choice).
 const EVENT_TYPES = ['birthday', 'default', 'focusTime', 'fromGmail', 'outOfOffice', 'workingLocation'];

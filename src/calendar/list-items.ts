@@ -1,4 +1,4 @@
-// The bytes of listed events, from rendering to the response body (issue 16 part 6: the speed
+// The bytes of listed events, from rendering to the response body (the speed
 // tricks of the read path behind one seam). The wire shape itself is event-resource.ts; this
 // module owns what becomes of it:
 // - Rendered JSON, cached as UTF-8 bytes. Reads serialise the same stored versions over and over

@@ -1,8 +1,8 @@
 // The ways events.list reads one page from the store (the map of which one a query takes is in
 // events-list.ts; an incremental expanded sync is instance-sync.ts). Each takes the cursor its
 // previous page left (list-cursor.ts) and returns the rendered items and the next cursor, so
-// the cost follows the window and the page, never the calendar (STYLE.md; issue 5 "indexes,
-// not scans"):
+// the cost follows the window and the page, never the calendar
+// (indexes, not scans):
 // - changesPage, no window: listEventsChangedSince in change order, which is also the order of
 //   `updated`, in batches, each request examining a bounded number.
 // - windowPage, a window without singleEvents: listEventsOverlapping, ordered by id.
@@ -54,7 +54,7 @@ export interface ListPage {
 /**
  * Whether a cancelled record is listed, and how: deletions appear with showDeleted (in full) and
  * in incremental results (as tombstones); a cancelled exception of a live series appears even
- * without showDeleted when series are not expanded (METHODS.md §4.2).
+ * without showDeleted when series are not expanded (https://developers.google.com/workspace/calendar/api/v3/reference/events/list).
  */
 function renderListed(state: ListState, record: EventRecord, incremental: boolean): Buffer | undefined {
   if (record.status !== 'cancelled' || state.showDeleted) return eventText(record, state.text);

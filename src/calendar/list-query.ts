@@ -1,5 +1,5 @@
 // What events.list and events.instances read off the call before choosing how to read the
-// store: the calendar, render context and page size, the time window (METHODS.md §2.9 timeMin/timeMax), and the fingerprint
+// store: the calendar, render context and page size, the time window (https://developers.google.com/workspace/calendar/api/v3/reference/events/list timeMin/timeMax), and the fingerprint
 // a page token carries so that a token replayed with other parameters is refused (paging.ts).
 
 import { googleErrors } from '../api/google-error.ts';
@@ -27,7 +27,7 @@ export interface Window {
   windowed: boolean;
 }
 
-// timeMin/timeMax: "milliseconds are accepted and ignored" (METHODS.md §2.9).
+// timeMin/timeMax: "milliseconds are accepted and ignored" (https://developers.google.com/workspace/calendar/api/v3/reference/events/list).
 function seconds(ms: number | undefined): number | undefined {
   return ms === undefined ? undefined : Math.floor(ms / 1000) * 1000;
 }

@@ -1,6 +1,6 @@
 // Query-parameter parsing for the calendar API: every parameter is read once into a typed value,
 // and every refusal is `400 invalid` naming the parameter in both the message and `location`
-// (STYLE.md practice 5), e.g. `timeMin must be an RFC 3339 timestamp with offset`.
+// (validated at the edge, with uniform messages), e.g. `timeMin must be an RFC 3339 timestamp with offset`.
 //
 // A parameter that takes one value and is sent twice is refused rather than guessed at; the
 // parameters that Google declares `repeated` (eventTypes, privateExtendedProperty, ...) are read
@@ -46,7 +46,7 @@ export function integerParam(query: URLSearchParams, name: string, range: { min:
 /**
  * `maxResults`: at least 1; larger than the method's maximum is capped to it, since the
  * discovery document states the maxima as "the page size can never be larger than N" rather than
- * as a validation rule (METHODS.md §4.1).
+ * as a validation rule (https://developers.google.com/workspace/calendar/api/guides/sync).
  */
 export function pageSizeParam(query: URLSearchParams, limits: { default: number; max: number }): number {
   const value = integerParam(query, 'maxResults', { min: 1 });

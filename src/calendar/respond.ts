@@ -1,11 +1,11 @@
 // The one way a calendar handler turns a resource value into a Result, so the system parameters
 // and conditional reads behave the same on every method:
-// - `ETag` header: the value's `etag`, when it has one (BEHAVIOUR.md §3);
-// - `If-None-Match` on a GET naming the current etag: 304 with no body (BEHAVIOUR.md §3);
+// - `ETag` header: the value's `etag`, when it has one (https://developers.google.com/workspace/calendar/api/guides/version-resources);
+// - `If-None-Match` on a GET naming the current etag: 304 with no body (https://developers.google.com/workspace/calendar/api/guides/version-resources);
 // - `fields`: the partial-response selector (fields.ts);
 // - `prettyPrint`: Google indents by default; this service answers compact JSON unless the
 //   request says `prettyPrint=true`. Both parse the same, and compact is what Google's own Go
-//   client asks for (`prettyPrint=false`, BEHAVIOUR.md §8.4).
+//   client asks for (`prettyPrint=false`, docs/quickstarts.md).
 
 import { empty, json, jsonText } from '../http/result.ts';
 import type { Result } from '../http/result.ts';
@@ -41,7 +41,7 @@ export function respondText(call: CalendarCall, etag: string, text: Buffer | rea
   return jsonText(200, text, { ETag: etag });
 }
 
-/** A successful delete: 204 with an empty body (BEHAVIOUR.md §2.2). */
+/** A successful delete: 204 with an empty body (https://developers.google.com/workspace/calendar/api/v3/reference/events/delete). */
 export function noContent(): Result {
   return empty(204);
 }

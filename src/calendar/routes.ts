@@ -1,18 +1,18 @@
 // The calendar API surface: everything under /calendar/v3/. One route table, read top to bottom:
 // HTTP method, path under /calendar/v3/, Google's method id, handler. Before a handler runs, every
 // route does the same three steps, in Google's order:
-//   1. bearer authentication (401 authError, CONTRACT §7): the Authorization header or, without
-//      one, `access_token` or `oauth_token` in the query (CONTRACT §12);
+//   1. bearer authentication (401 authError, docs/calendar-api.md): the Authorization header or, without
+//      one, `access_token` or `oauth_token` in the query (docs/calendar-api.md#browser-apps);
 //   2. the scope check, from the spec's table in scopes.ts (403 insufficientPermissions);
-//   3. the system parameters (METHODS.md §1.2): `alt` must be json, `fields` must parse and name
+//   3. the system parameters (https://developers.google.com/workspace/calendar/api/v3/reference): `alt` must be json, `fields` must parse and name
 //      only members of the method's response (fields.ts);
 //      `prettyPrint`, `quotaUser`, `userIp` and `key` never fail, and `key` never stands in for
 //      the bearer token (spec, "Calendar API").
-// Each authenticated request counts against the usage limits (CONTRACT §18, src/usage/), and one
-// over a limit is refused there. Then the fault rules (CONTRACT §8) may answer in the handler's
+// Each authenticated request counts against the usage limits (docs/usage-limits.md, src/usage/), and one
+// over a limit is refused there. Then the fault rules (docs/faults.md) may answer in the handler's
 // place, so a faulted or refused request changes nothing.
 // Paths and methods missing from the table (events.import, events.move, calendars.insert, acl.*,
-// colors.get, settings.*) answer 501 from the router (CONTRACT §6), before authentication.
+// colors.get, settings.*) answer 501 from the router (docs/calendar-api.md), before authentication.
 // The watch routes come before the `:calendarId` and `:eventId` routes of the same depth.
 
 import type { App } from '../app.ts';
@@ -70,7 +70,7 @@ export const CALENDAR_ROUTES: readonly CalendarRoute[] = [
   { method: 'POST', path: 'freeBusy', operation: 'calendar.freebusy.query', handler: freebusyQuery },
 ];
 
-/** METHODS.md §1.2: `json` is the only response format. */
+/** https://developers.google.com/workspace/calendar/api/v3/reference: `json` is the only response format. */
 function checkSystemParameters(query: URLSearchParams, operation: CalendarOperation): void {
   const alt = stringParam(query, 'alt');
   if (alt !== undefined && alt !== 'json') throw googleErrors.invalid('alt must be json', 'alt');
@@ -103,9 +103,9 @@ export function createCalendarSurface(app: App, bearers: BearerCache, caches: Ca
     name: 'calendar',
     owns: (path) => path === '/calendar/v3' || path.startsWith(CALENDAR_PREFIX),
     routes,
-    // A recurrence too costly to expand (issue 8: a cap on the work one request can cause) is the
+    // A recurrence too costly to expand (a cap on the work one request can cause) is the
     // caller's 400, wherever in the request it was met; so is a stored rule that a newer limit
-    // refuses when it is compiled (a database written before the per-period cap of issue 15).
+    // refuses when it is compiled (a database written before the per-period cap).
     renderError: (error) =>
       renderGoogleError(
         isUnexpandable(error) ? googleErrors.invalid(error.message) : error,

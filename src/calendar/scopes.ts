@@ -1,7 +1,7 @@
 // Which OAuth scope allows which calendar operation: the spec's "Supported scopes" table, as data
-// (STYLE.md practice 4). Operations are named by Google's method ids (`calendar.events.insert`),
+// (one route table per surface, readable top to bottom). Operations are named by Google's method ids (`calendar.events.insert`),
 // the same names the route table in routes.ts uses. A token passes when any one of its scopes
-// lists the operation; otherwise 403 insufficientPermissions (CONTRACT §7).
+// lists the operation; otherwise 403 insufficientPermissions (docs/calendar-api.md).
 
 import { SCOPE_PREFIX } from '../oauth/scopes.ts';
 

@@ -1,7 +1,7 @@
 // What a write to a series master does beyond the master itself (events.update / patch, called
 // from event-write.ts writeEvent):
 // - exceptions whose original start the new timing no longer produces are cancelled. Google's
-//   "this and following" recipe (RECUR-GUIDE, BEHAVIOUR.md §2.3) is to end the series with an
+//   "this and following" recipe (https://developers.google.com/workspace/calendar/api/guides/recurringevents) is to end the series with an
 //   RRULE UNTIL and insert a new series from the split point; the exceptions past the split must
 //   go, or they would show beside the new series' own instances (an app expanding masters and
 //   exceptions itself, as singleEvents=false asks it to, would show such an occurrence twice).

@@ -1,9 +1,9 @@
-// events.watch, calendarList.watch and channels.stop (METHODS.md §2.7, §2.16, §2.17;
-// BEHAVIOUR.md §5): the Calendar API's side of push notifications. The route table in routes.ts
+// events.watch, calendarList.watch and channels.stop (https://developers.google.com/workspace/calendar/api/v3/reference/calendarList/watch, https://developers.google.com/workspace/calendar/api/v3/reference/events/watch, https://developers.google.com/workspace/calendar/api/v3/reference/channels/stop;
+// https://developers.google.com/workspace/calendar/api/guides/push): the Calendar API's side of push notifications. The route table in routes.ts
 // has already authenticated the caller and checked the scope; channels and their delivery are the
 // push package's (src/push/), which knows nothing of the Calendar API.
 //
-// The watch methods accept the list methods' query parameters (METHODS.md §2.7, §2.16) but, as
+// The watch methods accept the list methods' query parameters (https://developers.google.com/workspace/calendar/api/v3/reference/calendarList/watch, https://developers.google.com/workspace/calendar/api/v3/reference/events/watch) but, as
 // Google documents no effect of them on notifications, ignore them: every change to the watched
 // collection is reported.
 
@@ -17,7 +17,7 @@ import { noContent, respond } from './respond.ts';
 
 /**
  * Opens the channel, then queues its `sync` message (number 1), which may reach the receiver
- * before this answer does, as with Google (BEHAVIOUR.md §5.2).
+ * before this answer does, as with Google (https://developers.google.com/workspace/calendar/api/guides/push).
  */
 function watch(call: CalendarCall, resource: ChannelResource, path: string): Result {
   const request = parseWatchRequest(jsonBody(call.req));
@@ -45,7 +45,7 @@ export const eventsWatch: CalendarHandler = (call) => {
   return watch(call, { kind: 'events', calendarId: calendar.id }, `calendars/${encodeURIComponent(calendarId)}/events`);
 };
 
-/** calendarList.watch: the caller's calendar list (BEHAVIOUR.md §5.2: calendar-list channels are per user). */
+/** calendarList.watch: the caller's calendar list (https://developers.google.com/workspace/calendar/api/guides/push: calendar-list channels are per user). */
 export const calendarListWatch: CalendarHandler = (call) =>
   watch(call, { kind: 'calendarList', userId: call.auth.user.id }, 'users/me/calendarList');
 

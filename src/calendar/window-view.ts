@@ -1,14 +1,14 @@
 // A calendar's events over one window, as its owner's events.list with
 // `singleEvents=true&orderBy=startTime&showDeleted=true&timeMin=…&timeMax=…` lists them, in one
 // page of at most 2,500 items: the read-only view of the management API for the inspector
-// (CONTRACT §10), bound to no token. It reads the window through the same expansion
+// (docs/management-api.md), bound to no token. It reads the window through the same expansion
 // (window-cache.ts), time window rules (list-query.ts) and renderings (list-items.ts) as
 // events.list's singleEventsPage, so the two cannot drift apart.
 //
 // A series that cannot be expanded (a rule stored before today's caps, or one over the step
 // budget in this window) does not fail the view, as it fails events.list with 400: the view is a
 // person's window on the whole calendar, and one bad series must not hide the rest of the week.
-// The view answers per event instead (CONTRACT §19): the series is left out of `items` and
+// The view answers per event instead (SECURITY.md): the series is left out of `items` and
 // listed under `unexpandable` with the answer the management API gives for it, `400
 // invalid_request` and why, beside the master as events.get renders it:
 //   "unexpandable":[{"status":400,"error":"invalid_request","error_description":"…","event":{…}}]

@@ -1,4 +1,4 @@
-// Node's module compile cache (CONTRACT §14), for Node >= 22.1; a no-op on older ones. A second
+// Node's module compile cache (docs/cli.md), for Node >= 22.1; a no-op on older ones. A second
 // start reuses the first one's compiled code, and on Node >= 23 the type-stripped source too. It
 // only covers modules loaded after it is switched on, so main.ts switches it on before importing
 // the service. The directory is the user's cache directory, never the repository or the package.

@@ -5,7 +5,7 @@ import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { flushCompileCache } from './compile-cache.ts';
 
-// Resident memory (issue 7): V8 doubles its young generation while much of what it allocates
+// Resident memory: V8 doubles its young generation while much of what it allocates
 // survives, as every event does while a workspace fills up, up to 32 MiB, and does not shrink it
 // again; with the old generation grown alongside, 100k events inserted cost 2.1 KiB each of
 // resident set instead of 1.1. Growth stops at YOUNG_SPACE_CAP: requests make short-lived

@@ -1,4 +1,4 @@
-// The command line (CONTRACT §1, §14): `serve` (the default), `exec` and `token`. Exit codes: 0
+// The command line (docs/cli.md): `serve` (the default), `exec` and `token`. Exit codes: 0
 // success, 1 a runtime failure, 2 bad options, an invalid startup fixture or a port in use; `exec`
 // exits with its command's status.
 
@@ -84,7 +84,7 @@ async function execute(service: LaunchedService, cli: CliSettings, command: stri
   return status;
 }
 
-/** Writes the export when asked (CONTRACT §14 --export-on-exit), then stops the service. */
+/** Writes the export when asked (docs/cli.md --export-on-exit), then stops the service. */
 async function shutDown(service: LaunchedService, cli: CliSettings): Promise<void> {
   if (cli.exportOnExit !== undefined) {
     try {
@@ -104,7 +104,7 @@ async function shutDown(service: LaunchedService, cli: CliSettings): Promise<voi
 // How this copy is run: the installed package ships JavaScript, a source checkout TypeScript.
 const TOKEN_COMMAND = import.meta.url.endsWith('.ts') ? 'npx tsx src/main.ts' : 'npx local-calendar-emulator';
 
-/** What a person needs next (CONTRACT §14 "Being found"): where to look, whom to sign in as. */
+/** What a person needs next (docs/cli.md "Being found"): where to look, whom to sign in as. */
 function banner(service: LaunchedService): string {
   const { store } = service.app;
   const users = store.listUsers().map((user) => user.id);
@@ -118,7 +118,7 @@ function banner(service: LaunchedService): string {
 
 function fail(error: unknown, options?: Options): number {
   if (error instanceof OptionError || error instanceof FixtureError || error instanceof StoreUnavailableError) {
-    // One line naming the problem (CONTRACT §1). A fixture error names the JSON path and the rule,
+    // One line naming the problem (docs/cli.md). A fixture error names the JSON path and the rule,
     // never a value from the fixture (fixtures.ts), which may hold client secrets.
     process.stderr.write(`error: ${oneLine(error instanceof FixtureError ? `invalid fixture: ${error.message}` : error.message)}\n`);
     return 2;

@@ -62,7 +62,7 @@ function parseArguments(argv: string[], defaultUrl: string | undefined): { value
   const url = values.url ?? defaultUrl ?? 'http://127.0.0.1:8080';
   if (!/^https?:\/\/[^/]+\/?$/.test(url)) throw new UsageError(`--url must be a base URL such as http://127.0.0.1:8080, not ${JSON.stringify(url)}`);
   if (values.scope !== undefined && expandScopes(values.scope).length === 0) throw new UsageError('--scope needs at least one scope');
-  // CONTRACT §15: a workspace's ids are 1-40 characters of a-z, 0-9 and '-', so they need no escaping.
+  // docs/workspaces.md: a workspace's ids are 1-40 characters of a-z, 0-9 and '-', so they need no escaping.
   if (values.workspace !== undefined && !/^[a-z0-9-]{1,40}$/.test(values.workspace)) throw new UsageError(`--workspace must be a workspace id (a-z, 0-9, -), not ${JSON.stringify(values.workspace)}`);
   const base = url.replace(/\/$/, '');
   return { values: { ...values, url: values.workspace === undefined ? base : `${base}/w/${values.workspace}` }, offline };

@@ -1,4 +1,4 @@
-// The service clock (CONTRACT §5): the one source of "now" for token, code and nonce lifetimes,
+// The service clock (docs/management-api.md): the one source of "now" for token, code and nonce lifetimes,
 // created/updated stamps and channel expiry. Tests move it through POST /__svc/clock instead of
 // sleeping; nothing else in the service reads Date.now().
 //

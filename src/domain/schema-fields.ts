@@ -1,8 +1,8 @@
 // The members of the Calendar API v3 resources this service reads or writes, and what each
 // member holds: the Event and every schema it references, Events, CalendarListEntry,
 // CalendarList, Calendar, FreeBusyRequest/FreeBusyResponse and Channel. Data derived from the
-// discovery document stored beside BEHAVIOUR.md (calendar-v3-discovery.json, revision 20260519),
-// not written by hand, so that the fixture loader (CONTRACT §2: a member the Event schema does
+// discovery document (https://calendar-json.googleapis.com/$discovery/rest?version=v3, revision 20260519),
+// not written by hand, so that the fixture loader (docs/fixtures.md: a member the Event schema does
 // not define is an error) and the `fields` check name the same members Google does. Regenerate
 // by walking each schema's `properties` from the roots above.
 //

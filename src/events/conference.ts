@@ -1,4 +1,4 @@
-// Google Meet links: `Event.conferenceData` on writes and `hangoutLink` on reads (METHODS.md §2.12-2.14,
+// Google Meet links: `Event.conferenceData` on writes and `hangoutLink` on reads (https://developers.google.com/workspace/calendar/api/v3/reference/events,
 // §A.12). The `conferenceDataVersion` parameter (0 or 1, default 0) says whether the client
 // handles conference data: with 0 a body's `conferenceData` is ignored and the event keeps what it
 // had; with 1 it is written like any field, and `createRequest` asks for a new conference.
@@ -31,7 +31,7 @@ const MEET_ICON = 'https://fonts.gstatic.com/s/i/productlogos/meet_2020q4/v6/web
 
 type Raw = Record<string, unknown>;
 
-// What live calendars carry (BEHAVIOUR.md §4.2); the fixture format has no field for it.
+// What live calendars carry (https://developers.google.com/workspace/calendar/api/v3/reference/calendarList); the fixture format has no field for it.
 const DEFAULT_CONFERENCE_PROPERTIES = { allowedConferenceSolutionTypes: [MEET_SOLUTION] };
 
 /** A calendar's `conferenceProperties`: what it stores, or what live calendars carry. */
@@ -150,8 +150,8 @@ export function hangoutLinkOf(conference: Json | undefined): string | undefined 
 }
 
 /**
- * How a conference created by this write reads while its creation is `pending` (METHODS.md
- * §A.12): the create request with that status and nothing else, so no `hangoutLink` either. A
+ * How a conference created by this write reads while its creation is `pending`
+ * (https://developers.google.com/workspace/calendar/api/v3/reference/events): the create request with that status and nothing else, so no `hangoutLink` either. A
  * conference the write did not ask for (no create request in `body`) is left as it is.
  */
 export function asPending(event: JsonObject, body: unknown): JsonObject {

@@ -1,4 +1,4 @@
-// What a copy of an organizer's event holds (CONTRACT §13; who holds copies, and when they are
+// What a copy of an organizer's event holds (docs/invitations.md; who holds copies, and when they are
 // written, is invitations.ts).
 //
 // What a copy holds: the organizer's record with `organizer` and `creator` stripped of `self`

@@ -1,6 +1,6 @@
-// Validation of the client-writable fields of an Event body (METHODS.md §3.1-3.4), and Google's
-// wordings of the refusals in one table (BEHAVIOUR.md §1.2). One validation path serves the
-// calendar API and the fixture loader (CONTRACT §2: fixture events are "validated exactly as
+// Validation of the client-writable fields of an Event body (https://developers.google.com/workspace/calendar/api/v3/reference/events), and Google's
+// wordings of the refusals in one table (https://developers.google.com/workspace/calendar/api/guides/errors). One validation path serves the
+// calendar API and the fixture loader (docs/fixtures.md: fixture events are "validated exactly as
 // events.insert validates them"), so it sits below both and knows neither: a refusal is an
 // EventInputError with a reason and the offending path, which the calendar API renders in
 // Google's envelope and the fixture loader as invalid_fixture.
@@ -36,13 +36,13 @@ const EMAIL = /^[^\s@]+@[^\s@]+$/;
 const RESPONSE_STATUSES = ['needsAction', 'declined', 'tentative', 'accepted'] as const;
 
 /**
- * The most attendees an event may list (CONTRACT §13 "Cost"): Google documents a lower maximum
+ * The most attendees an event may list (docs/invitations.md "Cost"): Google documents a lower maximum
  * for most accounts; this one keeps every write that compares or copies a guest list, and the
  * mails it records, within one request's budget.
  */
 const MAX_ATTENDEES = 2000;
 
-// EventAttendee (METHODS.md §3.3): email required and an address; organizer/self are read-only.
+// EventAttendee (https://developers.google.com/workspace/calendar/api/v3/reference/events): email required and an address; organizer/self are read-only.
 function attendees(value: unknown): Json[] {
   assertArray(value, 'attendees', invalidValue);
   // Before any entry is looked at: a refused list costs nothing per guest.
@@ -70,7 +70,7 @@ function attendees(value: unknown): Json[] {
   });
 }
 
-// Event.reminders (METHODS.md §3.1, §3.4): at most 5 overrides, method email|popup, minutes 0..40320.
+// Event.reminders (https://developers.google.com/workspace/calendar/api/v3/reference/events): at most 5 overrides, method email|popup, minutes 0..40320.
 // Minutes outside 0..40320 are refused (400 invalid): a choice, since Google publishes the range
 // but not its answer to a value outside it.
 function reminders(value: unknown): JsonObject {
@@ -123,7 +123,7 @@ function source(value: unknown): JsonObject {
   return out;
 }
 
-// The Event palette has keys "1".."11" (METHODS.md §4.5, the live palette).
+// The Event palette has keys "1".."11" (https://developers.google.com/workspace/calendar/api/v3/reference/colors, the live palette).
 const COLOR_IDS = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11'];
 const CREATABLE_EVENT_TYPES = ['default', 'focusTime', 'outOfOffice', 'workingLocation'];
 

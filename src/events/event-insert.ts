@@ -1,6 +1,6 @@
-// The record events.insert creates, and the records a fixture's events become (CONTRACT §2).
+// The record events.insert creates, and the records a fixture's events become (docs/fixtures.md).
 //
-// events.insert ignores `recurringEventId` and `originalStartTime` (DISC Event: set by the
+// events.insert ignores `recurringEventId` and `originalStartTime` (the discovery document's Event: set by the
 // server on instances), so a copy of an instance inserted back is a new single event and the
 // occurrence it was copied from is untouched. Fixtures describe exceptions with those two
 // fields, as events.import would (createEventRecord). An id held by a deleted event still
@@ -22,7 +22,7 @@ import type { WriteContext } from './event-record.ts';
 import { EVENT_WORDING, EventInputError, invalid, invalidValue } from './input-error.ts';
 import { exceptionRecord, instanceBase, writeException } from './series-exceptions.ts';
 
-// Event.id (DISC): base32hex (RFC 2938 §3.1.2), lower case, 5 to 1024 characters.
+// Event.id (the discovery document): base32hex (RFC 2938 §3.1.2), lower case, 5 to 1024 characters.
 const EVENT_ID = /^[a-v0-9]{5,1024}$/;
 
 /**
@@ -73,7 +73,7 @@ export function insertEventRecord(input: unknown, ctx: WriteContext): EventRecor
 }
 
 /**
- * A fixture's event (CONTRACT §2), validated as events.insert validates it, except that, as
+ * A fixture's event (docs/fixtures.md), validated as events.insert validates it, except that, as
  * events.import accepts, a body with `recurringEventId` + `originalStartTime` describes an
  * exception of a series in the same calendar: a modified or, with `status: "cancelled"`,
  * cancelled instance whose id defaults to the instance id. Its `conferenceData` is kept as
@@ -115,7 +115,7 @@ function createImportedException(input: JsonRecord, ctx: WriteContext): EventRec
     return writeException(ctx, master, series, key, id, body, { created, sequence, conferenceData: conferenceAfter(ctx, input, master.data.conferenceData, 'insert') });
   }
   // A write that changes a series' timing cancels the exceptions the series no longer produces
-  // and keeps them (calendar/series-revision.ts), so a workspace export (CONTRACT §10) holds
+  // and keeps them (calendar/series-revision.ts), so a workspace export (docs/journal.md#workspace-export) holds
   // them: a fixture may describe such an exception, cancelled, spanning its own start and end.
   if (!cancelled) throw invalid('originalStartTime', 'originalStartTime is not an instance of the recurring event.');
   const originalStartTime: JsonObject = kind === 'date' ? { date: original.date as string } : { dateTime: original.dateTime as string };

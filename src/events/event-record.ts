@@ -4,11 +4,11 @@
 // defaults are added when rendering (src/calendar/event-resource.ts).
 //
 // Record building sits here, below the calendar API, because the fixture loader builds records
-// exactly as events.insert does (CONTRACT §2) and must not reach into the API to do it. It reads
+// exactly as events.insert does (docs/fixtures.md) and must not reach into the API to do it. It reads
 // where an event sits in time through occurrences.ts, whose rules (spans, series,
 // instance ids) depend only on the store types and the domain.
 //
-// Organizer and creator (DISC Event.organizer, Event.creator; captured events): the organizer is
+// Organizer and creator (the discovery document's Event.organizer, Event.creator; captured events): the organizer is
 // the calendar holding the event — on a secondary calendar the calendar itself (its id and
 // summary), on a primary calendar its user — and is `self` there; the creator is the user who
 // wrote it, `self` only on their own primary calendar.
@@ -37,7 +37,7 @@ export function numberOf(value: Json | undefined): number {
   return typeof value === 'number' ? value : 0;
 }
 
-/** `created`: RFC 3339 UTC at second precision (`.000Z`), as Google shows it (BEHAVIOUR.md §2.1). */
+/** `created`: RFC 3339 UTC at second precision (`.000Z`), as Google shows it (https://developers.google.com/workspace/calendar/api/v3/reference/events). */
 export function createdStamp(now: number): string {
   return new Date(Math.floor(now / 1000) * 1000).toISOString();
 }

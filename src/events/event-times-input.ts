@@ -1,8 +1,8 @@
-// When an Event body says it happens: `start` and `end` (EventDateTime, METHODS.md §3.2;
-// BEHAVIOUR.md §2.1) and `recurrence` (RFC 5545 lines, src/domain/recurrence/rrule.ts), checked
+// When an Event body says it happens: `start` and `end` (EventDateTime, https://developers.google.com/workspace/calendar/api/v3/reference/events;
+// https://developers.google.com/workspace/calendar/api/v3/reference/events) and `recurrence` (RFC 5545 lines, src/domain/recurrence/rrule.ts), checked
 // and turned into their stored form and instants.
 //
-// Write rules refused with 400 (issue 14, BEHAVIOUR.md §2.1): an all-day event must end at least
+// Write rules refused with 400 (https://developers.google.com/workspace/calendar/api/v3/reference/events): an all-day event must end at least
 // one day after it starts (`end.date` is exclusive); a timed event may last no time at all; a
 // local dateTime needs a zone.
 
@@ -62,7 +62,7 @@ export function parseTimes(startRaw: unknown, endRaw: unknown, calendarZone: str
   let startMs: number;
   let endMs: number;
   if (start.allDay) {
-    // All-day dates are placed in the calendar's zone (BEHAVIOUR.md §2.1).
+    // All-day dates are placed in the calendar's zone (https://developers.google.com/workspace/calendar/api/v3/reference/events).
     startMs = startOfDateInZone(parseDate(String(start.stored.date), 'start.date'), calendarZone);
     endMs = startOfDateInZone(parseDate(String(end.stored.date), 'end.date'), calendarZone);
   } else {

@@ -1,7 +1,7 @@
 // The refusal of an Event body, independent of any surface: an EventInputError carries a reason
 // and the offending path; the calendar API renders it in Google's envelope (event-write.ts), the
 // fixture loader as invalid_fixture with the path. EVENT_WORDING is the one table of Google's
-// wordings for refused Event bodies (BEHAVIOUR.md §1.2 and captured responses), so every check in
+// wordings for refused Event bodies (https://developers.google.com/workspace/calendar/api/guides/errors and captured responses), so every check in
 // src/events/ words a refusal as Google does.
 
 import type { Fail } from '../validation.ts';
@@ -40,7 +40,7 @@ type Moment = 'start' | 'end';
 
 const moment = (name: Moment): string => (name === 'start' ? 'start time' : 'end time');
 
-/** Google's wordings for refused Event bodies (BEHAVIOUR.md §1.2, captured responses). */
+/** Google's wordings for refused Event bodies (https://developers.google.com/workspace/calendar/api/guides/errors, captured responses). */
 export const EVENT_WORDING = {
   invalidValue: (path: string) => `Invalid value for ${path}.`,
   notAnObject: 'The event must be a JSON object.',

@@ -1,5 +1,5 @@
 // Copies of an organizer's event on the primary calendars of the test users it invites
-// (CONTRACT §13). A copy reads as an event of the invitee's calendar, under the same id and
+// (docs/invitations.md). A copy reads as an event of the invitee's calendar, under the same id and
 // iCalUID, so reading it (get, list, instances, sync, free/busy, the read caches) costs what
 // reading any event costs; the writes keep copies in line with the organizer's record inside the
 // same store transaction.
@@ -67,7 +67,7 @@ type GuestIndex = ReadonlyMap<string, { readonly entry: JsonObject; readonly at:
  * The attendees of an organizer's record by lower-case e-mail, made once per version of its
  * data (a record's data is not changed once written: Store's records read are read-only), so
  * that what a write looks up for each of its guests costs one Map read, not a search of the
- * list (CONTRACT §13 "Cost": linear in the number of guests).
+ * list (docs/invitations.md "Cost": linear in the number of guests).
  */
 const indexes = new WeakMap<JsonObject, GuestIndex>();
 
@@ -92,7 +92,7 @@ export function listedEntry(data: JsonObject, email: string): JsonObject | undef
 
 /**
  * The attendees the copy of `data` held by the invitee `email` lists, when the organizer hides
- * the guest list (`guestsCanSeeOtherGuests: false`, CONTRACT §13): the invitee's own entry and
+ * the guest list (`guestsCanSeeOtherGuests: false`, docs/invitations.md): the invitee's own entry and
  * the organizer's, in the list's order. Undefined when the guests see each other: the copy then
  * lists everyone. Held in the copy itself, not hidden when it is rendered, so nothing that reads
  * a copy (lists, `q`, sync, free/busy, the export) can show the others.
@@ -107,7 +107,7 @@ function guestsSeenBy(data: JsonObject, email: string): JsonObject[] | undefined
 }
 
 /**
- * The workspace's test users by lower-case e-mail (CONTRACT §13: "a test user"), listed once, on
+ * The workspace's test users by lower-case e-mail (docs/invitations.md: "a test user"), listed once, on
  * first use: a write whose event invites nobody (most of them) never lists the users.
  */
 export function usersByEmail(store: Store): UsersByEmail {

@@ -1,4 +1,4 @@
-// Exceptions of a series (BEHAVIOUR.md §2.3): the record of one instance that was changed or
+// Exceptions of a series (https://developers.google.com/workspace/calendar/api/guides/recurringevents): the record of one instance that was changed or
 // cancelled. An instance inherits the series' fields at its occurrence's times and has no
 // recurrence of its own; the body of the write overrides those fields. Used by the calendar
 // API's writes of an instance (src/calendar/event-write.ts) and by fixtures that describe

@@ -1,6 +1,6 @@
-// The answers a fault rule can give (CONTRACT §8): each `error` name, the methods it fits, and the
-// exact answer it stands for. The HTTP answers are Google's: the envelope of CONTRACT §7 with the
-// domain, reason and message of BEHAVIOUR.md §1.2, or the OAuth body Google's token endpoint sends
+// The answers a fault rule can give (docs/faults.md): each `error` name, the methods it fits, and the
+// exact answer it stands for. The HTTP answers are Google's: the envelope of docs/calendar-api.md with the
+// domain, reason and message of https://developers.google.com/workspace/calendar/api/guides/errors, or the OAuth body Google's token endpoint sends
 // for a refresh token it revoked. The webhook answers (drop, webhookStatus, duplicate) are not
 // HTTP answers of the service; src/push/ acts them out on the real delivery path.
 
@@ -17,7 +17,7 @@ export const OAUTH_METHODS = [OAUTH_TOKEN, 'oauth.revoke', 'oauth.userinfo'] as 
 /** Every calendar and OAuth request (not the webhook POSTs). */
 export const ANY_METHOD = '*';
 
-// BEHAVIOUR.md §1.2 rows, and CONTRACT §7 for authError (its WWW-Authenticate: Bearer included).
+// https://developers.google.com/workspace/calendar/api/guides/errors rows, and docs/calendar-api.md for authError (its WWW-Authenticate: Bearer included).
 const GOOGLE_ANSWERS: Readonly<Record<string, () => GoogleErrorDetail>> = {
   rateLimitExceeded: () => ({ status: 403, domain: 'usageLimits', reason: 'rateLimitExceeded', message: 'Rate Limit Exceeded' }),
   tooManyRequests: () => ({ status: 429, domain: 'usageLimits', reason: 'rateLimitExceeded', message: 'Rate Limit Exceeded' }),
@@ -53,7 +53,7 @@ export type WebhookError = (typeof WEBHOOK_ERRORS)[number];
 /**
  * `conferencePending`: the write runs, and its answer shows the Meet conference it asked for as
  * `createRequest.status.statusCode: "pending"`, without entry points, as Google answers a create
- * that has not finished (METHODS.md §A.12: "pending" — the request is still being processed); a
+ * that has not finished (https://developers.google.com/workspace/calendar/api/v3/reference/events: "pending" — the request is still being processed); a
  * later read shows the conference as `success`, so a client's polling can be tested. It acts on
  * the writes that can carry `conferenceData.createRequest`; one without a create request is
  * answered as usual (the rule still counts it).

@@ -1,4 +1,4 @@
-// The fault hook of the HTTP surfaces (CONTRACT §8): each surface calls faulted() at the point
+// The fault hook of the HTTP surfaces (docs/faults.md): each surface calls faulted() at the point
 // where the request is known (method, identity, calendar) and nothing has changed yet, with the
 // work that would answer it. A rule that acts marks the request's trace, waits its delay, and
 // answers in the work's place when it has an error; a delay-only rule then lets the work run.

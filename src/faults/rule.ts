@@ -1,4 +1,4 @@
-// A fault rule as POST /__svc/faults takes it (CONTRACT §8), checked member by member: each
+// A fault rule as POST /__svc/faults takes it (docs/faults.md), checked member by member: each
 // refusal names the member and the rule it breaks, so a test author sees at once what to fix.
 // Besides the types and ranges, a rule must make sense as a whole: its `error` must fit its
 // method (invalid_grant on oauth.token only, the webhook answers on push.delivery only), and

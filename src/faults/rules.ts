@@ -1,4 +1,4 @@
-// The fault rules in force (CONTRACT §8) and the one question every hook asks them: does a rule
+// The fault rules in force (docs/faults.md) and the one question every hook asks them: does a rule
 // act on this request? Rules live in memory, per running service; reset and fixture load delete
 // them all (the composition root wires that to App.onWorkspaceReplaced).
 //
@@ -11,7 +11,7 @@
 // Rules are kept per method, so a request pays for the rules that name its method (and `*`),
 // not for every rule: a hundred rules on other methods cost two map lookups.
 //
-// Bounded (CONTRACT §8, §19): at most MAX_FAULT_RULES at once, each from a body of at most
+// Bounded (docs/faults.md, SECURITY.md): at most MAX_FAULT_RULES at once, each from a body of at most
 // MAX_FAULT_RULE_BYTES (the management route checks that before parsing it); a rule over
 // either is refused and the rules held stay as they were.
 
@@ -154,7 +154,7 @@ export class FaultRules {
 
   #decideAmong(rules: readonly StoredRule[] | undefined, subject: FaultSubject): FaultDecision | undefined {
     if (rules === undefined) return undefined;
-    // `primary` means the requesting user's primary calendar, on either side (BEHAVIOUR.md §4.4):
+    // `primary` means the requesting user's primary calendar, on either side (https://developers.google.com/workspace/calendar/api/v3/reference/calendars/get):
     // the request's calendar is resolved once here, each rule's in matches().
     const calendarId = subject.calendarId === PRIMARY_ALIAS ? subject.primaryCalendarId : subject.calendarId;
     for (const rule of rules) {

@@ -1,6 +1,6 @@
 // What the management API answers (README "Management API"), as the handle's methods resolve it.
 
-/** A §2 fixture: the clients and test users a workspace starts from. */
+/** A fixture (docs/fixtures.md): the clients and test users a workspace starts from. */
 export interface Fixture {
   clients?: FixtureClient[];
   users?: FixtureUser[];

@@ -1,4 +1,4 @@
-// The Host rule of the service's unauthenticated pages (CONTRACT §5, §19): the management API and
+// The Host rule of the service's unauthenticated pages (docs/management-api.md, SECURITY.md): the management API and
 // the consent page answer only requests addressed to a name of the service itself, so a page on
 // evil.example that re-resolves its name to 127.0.0.1 (DNS rebinding) cannot read them.
 

@@ -1,4 +1,4 @@
-// CORS for browser apps (CONTRACT §12, Fetch standard §3.2 "CORS protocol"): Google's API answers
+// CORS for browser apps (docs/calendar-api.md#browser-apps, Fetch standard §3.2 "CORS protocol"): Google's API answers
 // browsers, so a single-page app under test may call the calendar API and /userinfo from its own
 // dev origin. Only those paths: /oauth/* and /__svc/ send no CORS headers, so a page on another
 // origin can never read their answers.

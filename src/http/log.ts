@@ -18,7 +18,7 @@ export const stderrLogger: Logger = {
 export const silentLogger: Logger = { info() {}, error() {} };
 
 /**
- * One --log-requests line (CONTRACT §14): service-clock time, status, method, the path without its
+ * One --log-requests line (docs/cli.md): service-clock time, status, method, the path without its
  * query, operation, user and fault rule ids, milliseconds. Never a query value, header or body,
  * which may carry secrets; the raw path cannot break the line (a request line has no spaces or
  * line breaks).

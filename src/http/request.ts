@@ -28,11 +28,11 @@ export interface ApiRequest {
   query: URLSearchParams;
   headers: IncomingMessage['headers'];
   body: Buffer;
-  /** The public base URL of the service (no trailing slash), a workspace's prefix included (CONTRACT §15). */
+  /** The public base URL of the service (no trailing slash), a workspace's prefix included (docs/workspaces.md). */
   baseUrl: string;
   /** The workspace prefix stripped from the path (`/w/{id}`), '' at the root and on a workspace's own port. */
   prefix?: string;
-  /** The port the request arrived on: the service's own (CONTRACT §5's own-origin rule). */
+  /** The port the request arrived on: the service's own (the own-origin rule of docs/management-api.md). */
   localPort: number;
   /** What the surfaces learn while answering, for the request journal and fault rules. */
   trace: RequestTrace;
@@ -41,7 +41,7 @@ export interface ApiRequest {
 /**
  * Who made a request and what it asked for, filled in by the surface that answers it: the
  * operation as soon as the route is known, the identity once authentication succeeds. Read by
- * the request journal (CONTRACT §9) after the answer, and by fault rules (§8) before it.
+ * the request journal (docs/journal.md) after the answer, and by fault rules (docs/faults.md) before it.
  */
 export interface RequestTrace {
   /** Google's method id (`calendar.events.list`) or `oauth.token` and its kin; null when unrouted. */
@@ -72,7 +72,7 @@ const QUERY_TOKEN = new RegExp(`^${B64TOKEN}$`);
 /**
  * The bearer token the request presents, or undefined for none (or a malformed one). The
  * Authorization header (RFC 6750 §2.1) when sent, and then it alone counts; otherwise the query's
- * `access_token` (RFC 6750 §2.3) or `oauth_token`, Google's older name for it (CONTRACT §12).
+ * `access_token` (RFC 6750 §2.3) or `oauth_token`, Google's older name for it (docs/calendar-api.md#browser-apps).
  * Several query values that disagree present no token: which one was meant is not ours to guess.
  * `key=` is an API key, never a token.
  */

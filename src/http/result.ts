@@ -19,7 +19,7 @@ export function json(status: number, value: unknown, headers: Record<string, str
 
 /** A JSON body already serialised (cached renderings). */
 export function jsonText(status: number, text: string | Buffer | readonly Buffer[], headers: Record<string, string> = {}): Result {
-  // nosniff (CONTRACT §19): a browser never runs an answer that echoes a caller's text as script
+  // nosniff (SECURITY.md): a browser never runs an answer that echoes a caller's text as script
   // or styles, whatever a page loading it as <script> or <link> hopes for.
   return { status, headers: { 'Content-Type': JSON_TYPE, 'X-Content-Type-Options': 'nosniff', ...headers }, body: text };
 }

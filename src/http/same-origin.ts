@@ -1,6 +1,6 @@
-// Telling the service's own pages from other sites' (CONTRACT §3 and §5), by the two headers a
+// Telling the service's own pages from other sites' (docs/oauth.md and docs/management-api.md), by the two headers a
 // browser sets and page script cannot: Sec-Fetch-Site (W3C Fetch Metadata) and Origin (RFC 6454
-// §7, sent on every POST). Each one that is present must vouch for the request; a request with
+// docs/calendar-api.md, sent on every POST). Each one that is present must vouch for the request; a request with
 // neither is not from a browser (curl, a test's HTTP client) and this check does not apply to it.
 
 import { header } from './request.ts';

@@ -1,6 +1,5 @@
 // An API surface: a path prefix, its route table, and the one function that renders its errors.
-// The service has four (OAuth, calendar, management, unrouted), each with its own error shape
-// (STYLE.md practice 3).
+// The service has four (OAuth, calendar, management, unrouted), each with its own error shape.
 
 import type { ApiRequest } from './request.ts';
 import type { Result } from './result.ts';

@@ -1,4 +1,4 @@
-// Who holds access (CONTRACT §5, §11): the connections (client, user, scopes, offline, created),
+// Who holds access (docs/management-api.md, docs/inspector.md): the connections (client, user, scopes, offline, created),
 // each with a Revoke button that asks first (dom.js confirmBeforeActing), and the push channels
 // with their delivery log.
 

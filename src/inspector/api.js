@@ -1,5 +1,5 @@
-// The page's one way to the service: the JSON API of CONTRACT §5, §8–§10 and §13, same-origin,
-// so the cross-site check of §5 lets it through. A non-2xx answer becomes an ApiError worded from
+// The page's one way to the service: the JSON API of docs/management-api.md, docs/faults.md, docs/journal.md and docs/invitations.md, same-origin,
+// so the cross-site check of docs/management-api.md lets it through. A non-2xx answer becomes an ApiError worded from
 // the management error body (`{"error", "error_description"}`), which the page shows as it is.
 
 export class ApiError extends Error {
@@ -15,7 +15,7 @@ export class ApiError extends Error {
 }
 
 /**
- * The workspace prefix (CONTRACT §15) the page was opened under: '' at the root, '/w/{id}' in a
+ * The workspace prefix (docs/workspaces.md) the page was opened under: '' at the root, '/w/{id}' in a
  * workspace. Every path the page calls is the workspace's.
  */
 export const PREFIX = location.pathname.slice(0, Math.max(0, location.pathname.lastIndexOf('/__svc/ui')));

@@ -1,4 +1,4 @@
-// The opened event (CONTRACT §11, §13): a side panel beside the week with room to read it, its
+// The opened event (docs/inspector.md, docs/invitations.md): a side panel beside the week with room to read it, its
 // title, times and marks, its attendees and their answers, then its whole resource as JSON. The
 // panel takes the keyboard focus when it opens; Close or Escape gives it back to the event it was
 // opened from. On a narrow window it covers the page (inspector.css).
@@ -74,7 +74,7 @@ export function createEventPanel() {
 }
 
 /**
- * Each attendee with their answer; `self` is the owner of the calendar shown (§13: on a copy, the
+ * Each attendee with their answer; `self` is the owner of the calendar shown (docs/invitations.md: on a copy, the
  * invitee).
  * @param {Attendee[]} attendees
  */

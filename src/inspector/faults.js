@@ -1,5 +1,5 @@
-// Fault rules (CONTRACT §8, §11): the rules with their live hits and remaining counts, each with
-// a Delete button that asks first (dom.js confirmBeforeActing), and a form over the §8 catalogue that adds one. The service validates the rule
+// Fault rules (docs/faults.md, docs/inspector.md): the rules with their live hits and remaining counts, each with
+// a Delete button that asks first (dom.js confirmBeforeActing), and a form over the docs/faults.md catalogue that adds one. The service validates the rule
 // (an error that does not fit the method is its 400 invalid_fault, shown on the page as it is);
 // the form only leaves out what was left empty.
 
@@ -11,7 +11,7 @@ import { attempt, byId, field, h, onClick, onSubmit, renderIfChanged, table } fr
  *   delayMs?: number, retryAfterSeconds?: number, status?: number, remaining: number | null, hits: number }} Rule
  */
 
-// The `error` catalogue of CONTRACT §8, with what each answers.
+// The `error` catalogue of docs/faults.md, with what each answers.
 /** @type {[string, string][]} */
 const ERRORS = [
   ['rateLimitExceeded', '403 rateLimitExceeded'],
@@ -29,7 +29,7 @@ const ERRORS = [
   ['duplicate', 'push.delivery: arrives twice'],
 ];
 
-// Suggestions for match.method (any method id of the route table is accepted, §8).
+// Suggestions for match.method (any method id of the route table is accepted, docs/faults.md).
 const METHODS = [
   '*',
   'calendar.events.list',

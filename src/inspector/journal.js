@@ -1,4 +1,4 @@
-// The live request journal (CONTRACT §9, §11): newest first, polled once a second for the entries
+// The live request journal (docs/journal.md, docs/inspector.md): newest first, polled once a second for the entries
 // after the last one seen, filtered in the page by operation and status, each entry a <details>
 // that opens on its whole record. Entries are only ever added or removed, never re-rendered, so an
 // opened entry stays open while new ones arrive. The first poll asks for the newest few entries

@@ -1,4 +1,4 @@
-// The inspector page's entry module (CONTRACT §11): makes each panel, loads them all, and keeps
+// The inspector page's entry module (docs/inspector.md): makes each panel, loads them all, and keeps
 // them current. The journal polls the service; when new requests arrive (an app under test did
 // something), and every few seconds besides, the other panels reload, each redrawing only what
 // changed. An action of the page

@@ -1,6 +1,6 @@
-// The event a week should open on (CONTRACT §11): a calendar's first event at or after an instant
+// The event a week should open on (docs/inspector.md): a calendar's first event at or after an instant
 // (one under way counts), else its latest one before it, cancelled ones aside. Read through the
-// read-only view of §10, which lists a window's events earliest first, at most 2,500 of them: a
+// read-only view of docs/management-api.md, which lists a window's events earliest first, at most 2,500 of them: a
 // near window first, as most calendars have something within weeks, then the rest of time.
 
 import { api, withQuery } from './api.js';

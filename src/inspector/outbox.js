@@ -1,4 +1,4 @@
-// The outbox panel (CONTRACT §11, §13): the newest e-mails Google would have sent about event
+// The outbox panel (docs/inspector.md, docs/invitations.md): the newest e-mails Google would have sent about event
 // writes, newest first, and Clear outbox (DELETE /__svc/outbox), which asks first (data-confirm
 // in the markup).
 //

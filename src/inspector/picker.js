@@ -1,4 +1,4 @@
-// The workspace picker (CONTRACT §15): the root and every workspace of GET /__svc/workspaces, each
+// The workspace picker (docs/workspaces.md): the root and every workspace of GET /__svc/workspaces, each
 // opening its own inspector. The list is the root's, so it is asked for without the page's
 // prefix; on a workspace's own port there is no root to ask, and the picker stays hidden.
 

@@ -1,4 +1,4 @@
-// The week drawn as a calendar draws it (CONTRACT §11): the days side by side, each headed by its
+// The week drawn as a calendar draws it (docs/inspector.md): the days side by side, each headed by its
 // date and its all-day events, the hours down the side, each timed event a box placed and sized
 // by its times (week-layout.js), overlapping ones side by side. Busy events are filled; the ones
 // that leave the time free are drawn as outlines: transparent (marked free), declined by the

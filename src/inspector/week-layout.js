@@ -1,7 +1,7 @@
-// Where each event of a week goes, as a calendar draws it (CONTRACT §11): all-day events in the
+// Where each event of a week goes, as a calendar draws it (docs/inspector.md): all-day events in the
 // strip on top of their days, timed ones in their day's column at their wall-clock times in the
 // calendar's zone, and events that overlap side by side. Pure functions of the view's answer
-// (GET /__svc/calendars/{id}/events, §10), so the drawing (week.js) only turns boxes into elements.
+// (GET /__svc/calendars/{id}/events, docs/management-api.md), so the drawing (week.js) only turns boxes into elements.
 //
 // Times are wall-clock times, as a calendar shows them: on the day a zone's clocks go back, an
 // event from 00:30 to 03:30 lasts four hours but fills the three hour rows its times name; on the

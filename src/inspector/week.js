@@ -1,14 +1,14 @@
-// The users panel and the week (CONTRACT §11): each test user with their calendars, and one
+// The users panel and the week (docs/inspector.md): each test user with their calendars, and one
 // calendar's week, Monday to Sunday in the calendar's own time zone, as GET
-// /__svc/calendars/{id}/events (§10) lists it: recurring series already expanded, cancelled
+// /__svc/calendars/{id}/events (docs/management-api.md) lists it: recurring series already expanded, cancelled
 // events included (showDeleted) and marked, drawn as a calendar draws a week (week-grid.js). An
-// event opens in the side panel (event-panel.js) on its attendees and their answers (§13), then
+// event opens in the side panel (event-panel.js) on its attendees and their answers (docs/invitations.md), then
 // its whole resource.
 // `?user=<id>&date=YYYY-MM-DD` opens the week containing that date, and the address follows the
 // week shown so that it can be copied. Without a date the page opens on the week of the
-// calendar's nearest event (nearest.js) as the service clock (§5) tells the time, and a week with
+// calendar's nearest event (nearest.js) as the service clock (docs/management-api.md) tells the time, and a week with
 // no events says where the next one is, with a button to go there. A series the service cannot
-// expand (a rule stored before today's caps, §19) comes in the view's `unexpandable` instead of
+// expand (a rule stored before today's caps, SECURITY.md) comes in the view's `unexpandable` instead of
 // as instances: it is listed above the week, marked, with the reason, and the rest of the week is
 // shown as usual.
 
@@ -244,7 +244,7 @@ export function createWeekPanel() {
   };
 }
 
-/** Now on the service clock (§5), which a test may have moved. */
+/** Now on the service clock (docs/management-api.md), which a test may have moved. */
 async function serviceNow() {
   const clock = /** @type {{ now: string }} */ (await api('GET', '/__svc/clock'));
   return Date.parse(clock.now);

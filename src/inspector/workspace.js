@@ -1,4 +1,4 @@
-// The workspace controls (CONTRACT §5, §10, §11): the service clock with advance and set, Reset
+// The workspace controls (docs/management-api.md, docs/journal.md#workspace-export, docs/inspector.md): the service clock with advance and set, Reset
 // workspace, loading a fixture from a file or pasted JSON, and the health line of the header. The
 // export is a plain same-origin download link in the markup (GET /__svc/fixtures). Reset and the
 // two loads replace the workspace, so their buttons ask first (data-confirm in the markup, dom.js

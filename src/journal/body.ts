@@ -1,4 +1,4 @@
-// A request's body as the journal keeps it (CONTRACT §9): read once, when the request is
+// A request's body as the journal keeps it (docs/journal.md): read once, when the request is
 // recorded, as JSON, else as multipart parts, else as a form, with its secrets redacted in every
 // reading (redact.ts), and serialized. What cannot be kept so is kept as its size alone:
 // `{"truncated": true, "bytes": n}` for a body over 64 KiB, or one whose reading would overdraw

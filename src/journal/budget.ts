@@ -1,4 +1,4 @@
-// How much reading one request's body and query may cost the journal (CONTRACT §9, §19): every
+// How much reading one request's body and query may cost the journal (docs/journal.md, SECURITY.md): every
 // reading of the body and of the strings inside it, at every depth, draws on one budget, so the
 // work stays linear in what was sent. A body that would overdraw it is kept as its size alone.
 

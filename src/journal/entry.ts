@@ -1,4 +1,4 @@
-// One journal entry as GET /__svc/requests shows it (CONTRACT §9), serialized once when the
+// One journal entry as GET /__svc/requests shows it (docs/journal.md), serialized once when the
 // request is recorded: the query and body with their secrets redacted (redact.ts, body.ts), the
 // path with token-shaped runs scrubbed, and the error reason read from a non-2xx answer. Nothing
 // of the request or its answer is kept past this point.
@@ -17,7 +17,7 @@ export interface Recorded {
   durationMs: number;
 }
 
-/** The entry's JSON text, its members in the order of CONTRACT §9. */
+/** The entry's JSON text, its members in the order of docs/journal.md. */
 export function entryText(req: ApiRequest, result: Result, recorded: Recorded): string {
   const { trace } = req;
   const head = JSON.stringify({
@@ -50,7 +50,7 @@ function queryFields(query: URLSearchParams): unknown {
 
 /**
  * The reason a non-2xx answer names: Google's envelope `error.errors[0].reason`, the OAuth and
- * management `error`, §6's `unsupportedFeature`, or the `error` of a redirect back to the client
+ * management `error`, the unrouted answer's `unsupportedFeature` (docs/calendar-api.md), or the `error` of a redirect back to the client
  * (RFC 6749 §4.1.2.1). Null when the answer names none (a 304, an HTML page).
  */
 function errorReason(answer: Result): string | null {

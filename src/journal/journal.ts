@@ -1,4 +1,4 @@
-// The request journal (CONTRACT §9): a bounded ring of the requests answered outside /__svc/,
+// The request journal (docs/journal.md): a bounded ring of the requests answered outside /__svc/,
 // newest last. Each request is read, redacted and serialized once, when it is recorded
 // (entry.ts); the ring keeps that text and the three values GET filters on, so reading only
 // joins texts, whatever was sent. The ring is bounded by its number of entries and by the bytes
@@ -38,7 +38,7 @@ const PAGE_START = Buffer.from('{"requests":[');
 const COMMA = Buffer.from(',');
 
 export class Journal {
-  // Grown as entries arrive, up to #capacity: an idle workspace (CONTRACT §15) holds no slots.
+  // Grown as entries arrive, up to #capacity: an idle workspace (docs/workspaces.md) holds no slots.
   readonly #slots: Array<Kept | undefined> = [];
   readonly #capacity: number;
   readonly #clock: Clock;

@@ -1,4 +1,4 @@
-// The readings the journal tries on a body, or on a string inside one (CONTRACT §9): JSON, the
+// The readings the journal tries on a body, or on a string inside one (docs/journal.md): JSON, the
 // named parts of multipart/form-data, and a form. None trusts Content-Type: a client can send any
 // of them under any type, so each is recognised by the text alone.
 

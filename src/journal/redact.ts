@@ -1,4 +1,4 @@
-// Secrets never enter the request journal (CONTRACT §9). A field named below reads "[redacted]"
+// Secrets never enter the request journal (docs/journal.md). A field named below reads "[redacted]"
 // wherever it appears: in the query, in the body, and in any string inside them that itself
 // reads as JSON, multipart parts or a form (readings.ts), whatever Content-Type claimed. A string
 // that holds such a field at any depth reads "[redacted]" as a whole. The names are matched

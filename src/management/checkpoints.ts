@@ -1,4 +1,4 @@
-// Checkpoints (CONTRACT §15): named copies of one workspace's data that a test takes before a
+// Checkpoints (docs/workspaces.md): named copies of one workspace's data that a test takes before a
 // scenario and restores after it. The data is the store's snapshot (Store.takeSnapshot): clients,
 // users, calendars, events, connections, tokens and channels. The clock, journal, fault rules and
 // outbox are not data and a restore leaves them as they are.
@@ -14,7 +14,7 @@ import type { Router } from '../http/router.ts';
 import type { Handler } from '../http/surface.ts';
 import { ManagementError } from './errors.ts';
 
-/** At most this many per workspace (CONTRACT §15). */
+/** At most this many per workspace (docs/workspaces.md). */
 export const MAX_CHECKPOINTS = 100;
 
 const NAME = /^[A-Za-z0-9._-]{1,100}$/;
@@ -65,7 +65,7 @@ export class Checkpoints {
   }
 }
 
-/** Adds /__svc/checkpoints (CONTRACT §15) to the management routes. */
+/** Adds /__svc/checkpoints (docs/workspaces.md) to the management routes. */
 export function addCheckpointRoutes(routes: Router<Handler>, checkpoints: Checkpoints): void {
   routes
     .add('POST', '/__svc/checkpoints', (req) => {

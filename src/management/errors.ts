@@ -1,4 +1,4 @@
-// The one error type of the management API (CONTRACT §5): a code and its status, rendered in the
+// The one error type of the management API (docs/management-api.md): a code and its status, rendered in the
 // OAuth shape `{"error": code, "error_description": text}` by renderManagementError alone.
 
 import { json } from '../http/result.ts';

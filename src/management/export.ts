@@ -1,4 +1,4 @@
-// Workspace export and health (CONTRACT §10): GET /__svc/fixtures (the workspace as a fixture,
+// Workspace export and health (docs/journal.md): GET /__svc/fixtures (the workspace as a fixture,
 // built by src/fixtures/export.ts), the inspector's read-only views of a user's calendars and of
 // a calendar's events over a window (bound to no token: the calendar's owner is the viewer), and
 // GET /__svc/health, a readiness probe.

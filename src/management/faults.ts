@@ -1,4 +1,4 @@
-// The fault rules' management routes (CONTRACT §8): POST /__svc/faults adds a rule, GET lists
+// The fault rules' management routes (docs/faults.md): POST /__svc/faults adds a rule, GET lists
 // them with live counts, DELETE removes one or all. The rules themselves, their checks and their
 // matching are src/faults/'s; this file turns a refused rule into 400 invalid_fault, and one past
 // the cap on rules held into 429 too_many_faults.

@@ -1,9 +1,9 @@
-// Who may use the management API (CONTRACT §5). It has no credentials by design, so these checks,
+// Who may use the management API (docs/management-api.md). It has no credentials by design, so these checks,
 // run before routing, are what keeps a web page open in the tester's browser from driving it:
 //   1. the Host check: DNS rebinding (a page on evil.example re-resolved to 127.0.0.1);
 //   2. the cross-site check: a page on another origin posting a form or calling fetch();
 //   3. JSON bodies only: a form can send only urlencoded, multipart or text/plain bodies without a
-//      CORS preflight (which §12 never grants here), so a body of another type never reaches a
+//      CORS preflight (which docs/calendar-api.md#browser-apps never grants here), so a body of another type never reaches a
 //      handler, even from a browser too old to send the headers of step 2.
 
 import type { App } from '../app.ts';
@@ -29,7 +29,7 @@ export function refusal(app: App, req: ApiRequest): ManagementError | undefined 
 // `none`: a request the person made themselves (typed or bookmarked), not one from a page.
 const OWN_SITES = ['same-origin', 'none'];
 
-// CONTRACT §5 and §11: the inspector's HTML document may be opened by a link from another site; it
+// docs/management-api.md and docs/inspector.md: the inspector's HTML document may be opened by a link from another site; it
 // changes nothing until a person acts on it, and its own requests are same-origin.
 function openToOtherSites(req: ApiRequest): boolean {
   return req.method === 'GET' && req.path === '/__svc/ui';

@@ -1,4 +1,4 @@
-// The outbox's management routes (CONTRACT §13): GET /__svc/outbox reads, a page at a time, the
+// The outbox's management routes (docs/invitations.md): GET /__svc/outbox reads, a page at a time, the
 // e-mails Google would have sent about event writes (recorded by src/calendar/invitation-mail.ts,
 // kept in the store so that a refused write records none, and bounded there:
 // src/store/outbox-bounds.ts), oldest first; DELETE /__svc/outbox empties it. Reset and fixture

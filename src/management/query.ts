@@ -1,11 +1,11 @@
-// The query parameters of the management API's paged reads (GET /__svc/requests, CONTRACT §9;
-// GET /__svc/outbox, §13): one allow-list per route, each parameter at most once, integers in
+// The query parameters of the management API's paged reads (GET /__svc/requests, docs/journal.md;
+// GET /__svc/outbox, docs/invitations.md): one allow-list per route, each parameter at most once, integers in
 // a named range. Unknown and repeated parameters are refused rather than ignored: `?user=`
 // silently showing everyone's requests would mislead more than a 400 does.
 
 import { ManagementError } from './errors.ts';
 
-/** A page's `limit`: 100 unless given, at most 1,000 (CONTRACT §9, §13). */
+/** A page's `limit`: 100 unless given, at most 1,000 (docs/journal.md, docs/invitations.md). */
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 1_000;
 

@@ -1,4 +1,4 @@
-// The request journal's management routes (CONTRACT §9): GET /__svc/requests reads it with
+// The request journal's management routes (docs/journal.md): GET /__svc/requests reads it with
 // filters, DELETE /__svc/requests empties it. The journal itself is src/journal/.
 
 import { empty, jsonText } from '../http/result.ts';

@@ -1,4 +1,4 @@
-// The management API under /__svc/ (CONTRACT §5): test-control routes, unauthenticated by design
+// The management API under /__svc/ (docs/management-api.md): test-control routes, unauthenticated by design
 // because the service is a local test tool bound to loopback. guard.ts decides who may reach them
 // (Host, cross-site and body-type checks), before routing.
 
@@ -33,15 +33,15 @@ import type { Fail } from '../validation.ts';
 export interface ManagementDeps {
   /** The App's push notifier, whose delivery logs GET /__svc/channels shows. */
   notifier: Notifier;
-  /** The fault rules /__svc/faults adds, lists and deletes (CONTRACT §8). */
+  /** The fault rules /__svc/faults adds, lists and deletes (docs/faults.md). */
   faults: FaultRules;
-  /** The request journal GET /__svc/requests reads (CONTRACT §9). */
+  /** The request journal GET /__svc/requests reads (docs/journal.md). */
   journal: Journal;
-  /** The Calendar API's read caches, which the read-only event views of CONTRACT §10 share. */
+  /** The Calendar API's read caches, which the read-only event views of docs/management-api.md share. */
   caches: CalendarCaches;
-  /** The workspace's checkpoints (CONTRACT §15). */
+  /** The workspace's checkpoints (docs/workspaces.md). */
   checkpoints: Checkpoints;
-  /** The usage counts GET /__svc/usage reports (CONTRACT §18), kept whether limits apply or not. */
+  /** The usage counts GET /__svc/usage reports (docs/usage-limits.md), kept whether limits apply or not. */
   usage: Usage;
 }
 
@@ -104,7 +104,7 @@ export function createManagementSurface(app: App, deps: ManagementDeps): Surface
   return managementSurface(app, 'management', (path) => path === '/__svc' || path.startsWith('/__svc/'), routes);
 }
 
-/** A surface with the management API's guard and error shape (CONTRACT §5), over `routes`. */
+/** A surface with the management API's guard and error shape (docs/management-api.md), over `routes`. */
 export function managementSurface(app: App, name: string, owns: (path: string) => boolean, routes: Router<Handler>): Surface {
   return {
     name,

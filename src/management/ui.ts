@@ -1,7 +1,7 @@
-// The inspector page (CONTRACT §11): GET /__svc/ui answers its HTML document, GET /__svc/ui/<file>
+// The inspector page (docs/inspector.md): GET /__svc/ui answers its HTML document, GET /__svc/ui/<file>
 // its scripts, stylesheet and icon. They are the static files of src/inspector/, read once per
 // process, when the first management surface is made (a test file that starts a service per test
-// reads them once); the page is a client of the JSON API of §5 and §8–§10 and
+// reads them once); the page is a client of the JSON API of docs/management-api.md, docs/faults.md and docs/journal.md and
 // serves nothing else. Who may fetch them is guard.ts's business (the document alone may be opened
 // from another site).
 
@@ -23,12 +23,12 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.svg': 'image/svg+xml',
 };
 
-// CONTRACT §11: everything comes from the service itself and nothing is inline, so `'self'` alone
+// docs/inspector.md: everything comes from the service itself and nothing is inline, so `'self'` alone
 // suffices and no nonce is needed. base-uri and form-action close the two holes default-src leaves
 // open; frame-ancestors (and X-Frame-Options for older browsers) keeps the page out of other
 // sites' frames, where its buttons could be clicked by a hidden overlay. Referrer-Policy
 // same-origin, not no-referrer: with no-referrer the page's own POSTs would carry `Origin: null`,
-// which the cross-site check of §5 refuses.
+// which the cross-site check of docs/management-api.md refuses.
 const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'Content-Security-Policy': "default-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
   'X-Content-Type-Options': 'nosniff',
@@ -39,7 +39,7 @@ const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 
 /** Adds GET /__svc/ui and GET /__svc/ui/:file to the management routes. */
 export function addInspectorRoutes(routes: Router<Handler>): void {
-  // Read once per process: every workspace (CONTRACT §15) serves the same files.
+  // Read once per process: every workspace (docs/workspaces.md) serves the same files.
   inspectorFiles ??= readInspectorFiles();
   const files = inspectorFiles;
   const document = files.get(DOCUMENT);
@@ -56,7 +56,7 @@ export function addInspectorRoutes(routes: Router<Handler>): void {
 
 let inspectorFiles: Map<string, Result> | undefined;
 
-// A workspace's inspector (CONTRACT §15): the document's links to its files and to the export
+// A workspace's inspector (docs/workspaces.md): the document's links to its files and to the export
 // carry the workspace's prefix (the scripts find it in their own location, api.js).
 function underPrefix(document: Result, prefix: string): Result {
   return { ...document, body: Buffer.from((document.body as Buffer).toString('utf8').replaceAll('"/__svc/', `"${prefix}/__svc/`)) };

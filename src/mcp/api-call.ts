@@ -1,6 +1,6 @@
 // A tool runs the Calendar API's own handlers in process, as the caller: the same code answers
 // `events.insert` over REST and `create_event` over MCP, so invitations and the outbox, sync
-// tokens, watch notifications and free/busy see one state (CONTRACT §17 "One state"). A tool
+// tokens, watch notifications and free/busy see one state (docs/mcp.md "One state"). A tool
 // maps its arguments to the method's query and body, and reads back the resource the handler
 // rendered. A Google error the handler throws becomes a tool error carrying Google's envelope.
 

@@ -98,7 +98,7 @@ const listEvents: ToolHandler = (ctx, args) =>
 // Google's search_events is a semantic search ("the top K most relevant events"); the emulator
 // has no model of meaning, so it searches keywords instead: every word of the query must occur in
 // the summary, description, location or a guest's name or address (the Calendar API's own `q`,
-// METHODS.md §2.9). The first pageSize matches in start order stand in for "most relevant".
+// https://developers.google.com/workspace/calendar/api/v3/reference/events/list). The first pageSize matches in start order stand in for "most relevant".
 const searchEvents: ToolHandler = (ctx, args) =>
   listing(ctx, args, PRIMARY, { q: stringArg(args, 'query'), maxResults: String(integerArg(args, 'pageSize') ?? 10) });
 

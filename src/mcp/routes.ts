@@ -1,4 +1,4 @@
-// The MCP surface (CONTRACT §17): Google's Calendar MCP server at POST /mcp/v1, served when the
+// The MCP surface (docs/mcp.md): Google's Calendar MCP server at POST /mcp/v1, served when the
 // service runs with --mcp. Streamable HTTP as the MCP specification (2025-11-25, "Transports")
 // describes it, statelessly: no session id is issued, and GET (a server-sent stream) and DELETE
 // (ending a session) answer 405. Each POST carries one JSON-RPC message, checked in this order:

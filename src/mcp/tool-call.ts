@@ -1,7 +1,7 @@
 // tools/call, in the order the calendar surface checks a request: the tool by name (an unknown
 // one is a JSON-RPC invalid-params error, as the MCP specification's example gives it), the
-// usage limits (CONTRACT §18: each call counts once, as `mcp.<tool>`), the token's scopes, the
-// arguments against the tool's schema, then the fault rules (CONTRACT §8,
+// usage limits (docs/usage-limits.md: each call counts once, as `mcp.<tool>`), the token's scopes, the
+// arguments against the tool's schema, then the fault rules (docs/faults.md,
 // `match.method: "mcp.<tool>"`), then the tool. Whatever the caller can correct (a scope, an
 // argument, an unknown calendar or event, a Calendar API refusal) is a tool result with
 // `isError: true`, so an agent reads why; a faulted call, or one over a usage limit, answers the

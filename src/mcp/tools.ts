@@ -229,7 +229,7 @@ export const TOOLS: readonly ToolSpec[] = [
   },
 ];
 
-/** Fault rules and the journal name a tool call `mcp.<tool>` (CONTRACT §17). */
+/** Fault rules and the journal name a tool call `mcp.<tool>` (docs/mcp.md). */
 export const MCP_OPERATIONS: readonly string[] = TOOLS.map((tool) => `mcp.${tool.name}`);
 
 export function toolNamed(name: string): ToolSpec | undefined {

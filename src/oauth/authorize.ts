@@ -1,5 +1,5 @@
-// GET and POST /oauth/authorize (RFC 6749 §4.1.1-§4.1.2, spec "GET /oauth/authorize", CONTRACT
-// §3 and §4). Every validation error is a 400 JSON answer to the browser and never a redirect:
+// GET and POST /oauth/authorize (RFC 6749 §4.1.1-§4.1.2, spec "GET /oauth/authorize",
+// docs/oauth.md). Every validation error is a 400 JSON answer to the browser and never a redirect:
 // the redirect URI is only trusted once the request is fully valid (RFC 6749 §4.1.2.1).
 
 import { acceptedHosts, addressedTo, HOST_REFUSED } from '../http/allowed-host.ts';
@@ -37,8 +37,8 @@ const ACCEPTED_PROMPTS = new Set(['consent', 'select_account', 'consent select_a
 
 export function showConsent(ctx: OAuthContext, req: ApiRequest): Result {
   const { store, clock } = ctx.app;
-  // CONTRACT §19: the page lists every test user's name and e-mail, so a page that reached the
-  // service through DNS rebinding must not read it (the management API's Host rule, §5).
+  // SECURITY.md: the page lists every test user's name and e-mail, so a page that reached the
+  // service through DNS rebinding must not read it (the management API's Host rule, docs/management-api.md).
   if (!addressedTo(req, acceptedHosts(ctx.app.host, ctx.app.baseUrl, ctx.app.allowedHosts))) throw new OAuthError('forbidden', HOST_REFUSED);
   const consent = validateAuthorizationRequest(ctx, req.query);
   const now = clock.now();
@@ -56,7 +56,7 @@ export function showConsent(ctx: OAuthContext, req: ApiRequest): Result {
   });
 }
 
-/** The checks of CONTRACT §4, in its order: the first failing rule decides the error. */
+/** The checks of docs/oauth.md, in its order: the first failing rule decides the error. */
 function validateAuthorizationRequest(ctx: OAuthContext, query: URLSearchParams): Omit<PendingConsent, 'expiresAt'> {
   // 1-2. client and redirect URI first: nothing else may be judged before they are known.
   const clientId = query.get('client_id');
@@ -180,7 +180,7 @@ function redirectTarget(consent: PendingConsent, result: Record<string, string>)
 }
 
 /**
- * CONTRACT §3, the cross-site check (login CSRF defence): a present Sec-Fetch-Site must be
+ * docs/oauth.md, the cross-site check (login CSRF defence): a present Sec-Fetch-Site must be
  * `same-origin` and a present Origin must be the base URL's origin, each on its own, so a foreign
  * Origin refuses even beside `same-origin` and --base-url is the one origin the form accepts (the
  * page opened as 127.0.0.1 when the base URL says localhost is refused). A client sending neither

@@ -1,7 +1,7 @@
 // Bearer authentication for the calendar API and /userinfo (spec "Authentication"): the token that
-// bearerToken reads (RFC 6750 §2.1 header, or CONTRACT §12's query forms) is looked up by its
+// bearerToken reads (RFC 6750 §2.1 header, or the query forms of docs/calendar-api.md#browser-apps) is looked up by its
 // SHA-256 hash; a missing, malformed, unknown, expired or revoked token is 401 authError
-// (CONTRACT §7). Expiry reads the service clock.
+// (docs/calendar-api.md). Expiry reads the service clock.
 
 import type { App } from '../app.ts';
 import { googleErrors } from '../api/google-error.ts';

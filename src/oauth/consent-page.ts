@@ -1,4 +1,4 @@
-// The consent page of CONTRACT §3: one form posting nonce, user and decision back to
+// The consent page of docs/oauth.md: one form posting nonce, user and decision back to
 // /oauth/authorize. No script; the only style is a fixed block allowed by its hash, so the CSP
 // can forbid everything else. Every reflected value goes through escapeHtml.
 
@@ -15,7 +15,7 @@ const STYLE =
 const STYLE_HASH = createHash('sha256').update(STYLE, 'utf8').digest('base64');
 
 export interface ConsentPageInput {
-  /** Where the form posts: /oauth/authorize under the workspace's prefix (CONTRACT §15). */
+  /** Where the form posts: /oauth/authorize under the workspace's prefix (docs/workspaces.md). */
   action: string;
   nonce: string;
   clientId: string;
@@ -58,7 +58,7 @@ export function renderConsentPage(input: ConsentPageInput): Result {
 }
 
 /**
- * CONTRACT §3. form-action must also allow the redirect URI's origin: browsers apply it to the
+ * docs/oauth.md. form-action must also allow the redirect URI's origin: browsers apply it to the
  * redirect that follows the form post. Referrer-Policy same-origin, not no-referrer: with
  * no-referrer browsers send `Origin: null` on the post, which the cross-site check refuses.
  */

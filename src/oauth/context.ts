@@ -13,6 +13,6 @@ export interface OAuthContext {
   /** Shared with the calendar API: made by the composition root. */
   bearers: BearerCache;
   purge: PurgeCount;
-  /** The service's fault rules (CONTRACT §8) on oauth.token, oauth.revoke and oauth.userinfo. */
+  /** The service's fault rules (docs/faults.md) on oauth.token, oauth.revoke and oauth.userinfo. */
   faults: FaultRules;
 }

@@ -1,4 +1,4 @@
-// POST /oauth/revoke (RFC 7009, spec "POST /oauth/revoke", CONTRACT §4): no client
+// POST /oauth/revoke (RFC 7009, spec "POST /oauth/revoke", docs/oauth.md): no client
 // authentication; a valid access or refresh token revokes its whole connection; an unknown token
 // is not an error (RFC 7009 §2.2), so the answer does not tell whether a token existed.
 
@@ -15,7 +15,7 @@ import { connectionOfToken } from './tokens.ts';
 export function revokeToken(ctx: OAuthContext, req: ApiRequest): Result | Promise<Result> {
   const token = single(formBody(req), 'token') ?? single(req.query, 'token');
   if (token === undefined || token.trim() === '') throw new OAuthError('invalidParameter', 'Missing required parameter: token.');
-  // CONTRACT §8: a fault rule answers before anything is revoked.
+  // docs/faults.md: a fault rule answers before anything is revoked.
   return faulted(ctx.faults, req, {}, () => {
     const connectionId = connectionOfToken(ctx.app, token);
     if (connectionId !== undefined) ctx.app.revokeConnection(connectionId);

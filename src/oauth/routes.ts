@@ -30,7 +30,7 @@ export function createOAuthSurface(app: App, bearers: BearerCache, faults: Fault
   });
   app.onConnectionRevoked((connectionId) => ctx.codes.dropConnection(connectionId));
 
-  // Each route names its operation, as the journal (CONTRACT §9) and fault rules (§8) know it.
+  // Each route names its operation, as the journal (docs/journal.md) and fault rules (docs/faults.md) know it.
   const on =
     (operation: string, handler: (ctx: OAuthContext, req: Parameters<Handler>[0]) => Result | Promise<Result>): Handler =>
     (req) => {
@@ -56,7 +56,7 @@ function isUnder(path: string, prefix: string): boolean {
   return path === prefix || path.startsWith(`${prefix}/`);
 }
 
-/** The one renderer of this surface (STYLE.md practice 3). No error answer may be cached. */
+/** The one renderer of this surface. No error answer may be cached. */
 function renderOAuthError(app: App, error: unknown): Result {
   if (error instanceof OAuthError) return json(error.status, oauthErrorBody(error.code, error.message), NO_STORE);
   if (error instanceof GoogleApiError) return renderGoogleError(error, app.log);

@@ -36,7 +36,7 @@ export function isSupportedScope(scope: string): boolean {
 
 /**
  * Splits a space-separated scope parameter (RFC 6749 §3.3) into scopes, de-duplicated in request
- * order (CONTRACT §4: the granted scope string is the requested scopes, de-duplicated, in order).
+ * order (docs/oauth.md: the granted scope string is the requested scopes, de-duplicated, in order).
  */
 export function parseScopeParameter(value: string): string[] {
   return [...new Set(value.split(' ').filter((scope) => scope !== ''))];

@@ -1,4 +1,4 @@
-// POST /oauth/token (RFC 6749 §4.1.3, §6; RFC 7636 §4.6; spec "POST /oauth/token", CONTRACT §4).
+// POST /oauth/token (RFC 6749 §4.1.3, §6; RFC 7636 §4.6; spec "POST /oauth/token", docs/oauth.md).
 // The body is always read as a form, whatever the Content-Type says: a JSON body therefore
 // carries no form credentials (invalid_client) and, with Basic credentials, no grant_type
 // (unsupported_grant_type), as the spec's "Client authentication" rule 5 asks.
@@ -26,7 +26,7 @@ export function exchangeToken(ctx: OAuthContext, req: ApiRequest): Result | Prom
   const client = authenticateClient(ctx.app.store, readCredentials(req, form));
   req.trace.clientId = client.id;
   const grantType = single(form, 'grant_type');
-  // CONTRACT §8: fault rules answer before the grant runs, so a faulted exchange issues nothing.
+  // docs/faults.md: fault rules answer before the grant runs, so a faulted exchange issues nothing.
   return faulted(ctx.faults, req, { grantType }, () => grant(ctx, client, form, grantType, req.trace));
 }
 
@@ -36,7 +36,7 @@ function grant(ctx: OAuthContext, client: ClientRecord, form: URLSearchParams, g
   throw new OAuthError('unsupported_grant_type', `grant_type must be authorization_code or refresh_token.`);
 }
 
-/** The grant's user and connection, for the journal (CONTRACT §9): known once the code or refresh token checks out. */
+/** The grant's user and connection, for the journal (docs/journal.md): known once the code or refresh token checks out. */
 function traceConnection(trace: RequestTrace, connection: ConnectionRecord): void {
   trace.userId = connection.userId;
   trace.connectionId = connection.id;
@@ -59,7 +59,7 @@ function authorizationCodeGrant(ctx: OAuthContext, client: ClientRecord, form: U
   // RFC 6749 §4.1.3: bound to the client and the exact redirect URI of the request.
   if (connection.clientId !== client.id) throw invalidGrant('The authorization code was issued to another client.');
   if (found.grant.redirectUri !== redirectUri) throw invalidGrant('redirect_uri does not match the authorization request.');
-  // RFC 7636 §4.6; a verifier without a challenge is refused too (CONTRACT §4).
+  // RFC 7636 §4.6; a verifier without a challenge is refused too (docs/oauth.md).
   if (codeChallenge === undefined) {
     if (verifier !== undefined) throw invalidGrant('code_verifier was sent but the authorization request had no code_challenge.');
   } else if (verifier === undefined || !verifierMatches(verifier, codeChallenge)) {

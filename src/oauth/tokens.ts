@@ -1,5 +1,5 @@
 // Minting access and refresh tokens for a connection. The token is returned once; the store keeps
-// only its SHA-256 digest (CONTRACT §4). Access tokens expire by the service clock.
+// only its SHA-256 digest (docs/oauth.md). Access tokens expire by the service clock.
 //
 // The token's text, an expiry prefix and 256 random bits, is token-format.ts's.
 //

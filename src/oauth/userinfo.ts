@@ -24,7 +24,7 @@ export function userinfo(ctx: OAuthContext, req: ApiRequest): Result | Promise<R
   const auth = authenticate(ctx.app, ctx.bearers, req);
   traceIdentity(req, auth);
   if (!hasAnyScope(auth, USERINFO_SCOPES)) throw googleErrors.insufficientPermissions();
-  // CONTRACT §8: after authentication and the scope check, as on the calendar API.
+  // docs/faults.md: after authentication and the scope check, as on the calendar API.
   return faulted(ctx.faults, req, {}, () => profileAnswer(auth));
 }
 

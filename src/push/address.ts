@@ -1,4 +1,4 @@
-// Whether a webhook address reaches this service itself (issue 15, point 4). A channel is opened
+// Whether a webhook address reaches this service itself. A channel is opened
 // by any token with a watch scope, read-only ones included, and its messages are POSTs the
 // service sends on its own: pointed at `/__svc/reset` they would wipe every tester's workspace.
 //

@@ -1,4 +1,4 @@
-// Watch channels (BEHAVIOUR.md §5.1, §5.3; METHODS.md §3.9): the watch request's validation, the
+// Watch channels (https://developers.google.com/workspace/calendar/api/guides/push, https://developers.google.com/workspace/calendar/api/v3/reference/channels/stop; https://developers.google.com/workspace/calendar/api/v3/reference/channels): the watch request's validation, the
 // channel a watch opens, its wire shape, and the rule for which tokens may stop it.
 //
 // Choices where Google documents nothing:
@@ -36,7 +36,7 @@ import type { ServiceAddress } from './address.ts';
 import { assertEnum, assertObject, assertString } from '../validation.ts';
 import type { JsonRecord } from '../validation.ts';
 
-/** BEHAVIOUR.md §5.1: the default `params.ttl`, also the longest lifetime a channel gets. */
+/** https://developers.google.com/workspace/calendar/api/guides/push: the default `params.ttl`, also the longest lifetime a channel gets. */
 export const DEFAULT_TTL_SECONDS = 604_800;
 const MAX_LIFETIME_MS = DEFAULT_TTL_SECONDS * 1000;
 const MAX_ID_LENGTH = 64;
@@ -101,7 +101,7 @@ function parseAddress(value: string): string {
   return url.href;
 }
 
-/** The Channel body of events.watch and calendarList.watch (METHODS.md §3.9). */
+/** The Channel body of events.watch and calendarList.watch (https://developers.google.com/workspace/calendar/api/v3/reference/channels). */
 export function parseWatchRequest(value: unknown): WatchRequest {
   const body = bodyObject(value);
   const id = headerSafe('id', requiredText(body, 'id', MAX_ID_LENGTH));
@@ -132,7 +132,7 @@ export function assertNotServiceAddress(address: string, service: ServiceAddress
   });
 }
 
-/** The soonest of the ttl, the requested expiration and the 7-day cap (BEHAVIOUR.md §5.1). */
+/** The soonest of the ttl, the requested expiration and the 7-day cap (https://developers.google.com/workspace/calendar/api/guides/push). */
 export function effectiveExpiration(request: WatchRequest, now: number): number {
   const ttlMs = Math.min((request.ttlSeconds ?? DEFAULT_TTL_SECONDS) * 1000, MAX_LIFETIME_MS);
   const expiration = Math.min(now + ttlMs, request.expiration ?? Number.POSITIVE_INFINITY);
@@ -140,7 +140,7 @@ export function effectiveExpiration(request: WatchRequest, now: number): number 
   return expiration;
 }
 
-/** Opaque and stable per watched collection (BEHAVIOUR.md §5.1): every channel on one collection shares it. */
+/** Opaque and stable per watched collection (https://developers.google.com/workspace/calendar/api/guides/push): every channel on one collection shares it. */
 export function resourceIdFor(resource: ChannelResource): string {
   const key = resource.kind === 'events' ? `events\n${resource.calendarId}` : `calendarList\n${resource.userId}`;
   return sha256(key).slice(0, 27);
@@ -192,7 +192,7 @@ export function openChannel(open: OpenChannel): ChannelRecord {
   });
 }
 
-/** The Channel resource a watch answers with; `expiration` is an int64 string (METHODS.md §3.9). */
+/** The Channel resource a watch answers with; `expiration` is an int64 string (https://developers.google.com/workspace/calendar/api/v3/reference/channels). */
 export function renderChannel(channel: ChannelRecord): Record<string, string> {
   const out: Record<string, string> = {
     kind: 'api#channel',
@@ -205,7 +205,7 @@ export function renderChannel(channel: ChannelRecord): Record<string, string> {
   return out;
 }
 
-/** The `{id, resourceId}` of a channels.stop body (BEHAVIOUR.md §5.3). */
+/** The `{id, resourceId}` of a channels.stop body (https://developers.google.com/workspace/calendar/api/v3/reference/channels/stop). */
 export function parseStopRequest(value: unknown): { id: string; resourceId: string } {
   const body = bodyObject(value);
   return { id: requiredText(body, 'id', MAX_ID_LENGTH), resourceId: requiredText(body, 'resourceId', 256) };

@@ -1,4 +1,4 @@
-// Fault rules on the service's own webhook POSTs (CONTRACT §8, `push.delivery`), acted out on the
+// Fault rules on the service's own webhook POSTs (docs/faults.md, `push.delivery`), acted out on the
 // real delivery path: the Notifier calls postWithFaults() for every attempt instead of posting
 // directly, and treats what it returns as the receiver's answer.
 //   drop           the message counts as sent (its number is spent, nothing retries) but is never sent;

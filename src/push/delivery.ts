@@ -1,4 +1,4 @@
-// Scheduling webhook delivery of push notifications (BEHAVIOUR.md §5.2); one POST is
+// Scheduling webhook delivery of push notifications (https://developers.google.com/workspace/calendar/api/guides/push); one POST is
 // src/push/webhook-request.ts's.
 //
 // - Order is kept per channel: one request in flight per channel, later messages wait.
@@ -13,7 +13,7 @@
 //   Scheduler (src/domain/scheduler.ts), so tests drive them instead of waiting.
 // - Connection errors, timeouts and 500/502/503/504 are retried with exponential backoff, up to a
 //   bounded number of attempts; any other status that is not a success is a failed delivery and
-//   not retried (BEHAVIOUR.md §5.2).
+//   not retried (https://developers.google.com/workspace/calendar/api/guides/push).
 // - Before every attempt the channel is read again from the store: a stopped, revoked or expired
 //   channel (service clock) delivers nothing more.
 // - Nothing is dropped silently: a message beyond a channel's bounded queue (a receiver that stays
@@ -21,7 +21,7 @@
 // - Every attempt is logged per channel in memory, for GET /__svc/channels: the newest
 //   `logLimit` entries. Logs of channels that are stopped or expired on the service clock are
 //   purged at least once a minute of that clock (and before every listing), so they never pile up.
-// - Fault rules on push.delivery (CONTRACT §8) act on every attempt (src/push/delivery-faults.ts):
+// - Fault rules on push.delivery (docs/faults.md) act on every attempt (src/push/delivery-faults.ts):
 //   a dropped message, a recorded status that runs the retries below, a duplicate.
 // - Message numbers are persisted in the channel record as they are assigned, so numbering goes
 //   on after a restart on a database file. Queued messages themselves are not persisted: delivery
@@ -71,7 +71,7 @@ export const DEFAULT_DELIVERY_OPTIONS: DeliveryOptions = {
 /** Service-clock interval between purges of the logs of stopped and expired channels. */
 const PURGE_INTERVAL_MS = 60_000;
 
-/** One attempt to deliver one message, as GET /__svc/channels shows it (CONTRACT §5). */
+/** One attempt to deliver one message, as GET /__svc/channels shows it (docs/management-api.md). */
 export interface DeliveryAttempt {
   messageNumber: number;
   state: ResourceState;
@@ -84,7 +84,7 @@ export interface DeliveryAttempt {
   /** delivered: a success status; retrying: another attempt follows; failed: given up; dropped: the channel's queue was full, or a fault rule dropped it. */
   outcome: 'delivered' | 'retrying' | 'failed' | 'dropped';
   error?: string;
-  /** The fault rule that acted on the attempt (CONTRACT §8). */
+  /** The fault rule that acted on the attempt (docs/faults.md). */
   fault?: string;
 }
 
@@ -105,7 +105,7 @@ interface ChannelQueue {
   cancelBackoff: Cancel | undefined;
 }
 
-// BEHAVIOUR.md §5.2: the receiver's success codes (102 is informational in HTTP/1.1 and never a
+// https://developers.google.com/workspace/calendar/api/guides/push: the receiver's success codes (102 is informational in HTTP/1.1 and never a
 // final status, so Node's client cannot report it) and the statuses Google retries.
 const SUCCESS = new Set([200, 201, 202, 204]);
 const RETRIED = new Set([500, 502, 503, 504]);

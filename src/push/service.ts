@@ -18,7 +18,7 @@ import type { DeliveryAttempt, DeliveryOptions } from './delivery.ts';
 
 /**
  * `scheduler` runs the retry waits and attempt timeouts: real timers, or a test's. `faults`: the
- * service's fault rules (CONTRACT §8), when the caller has them.
+ * service's fault rules (docs/faults.md), when the caller has them.
  */
 export function startPush(app: App, scheduler: Scheduler, options: Partial<DeliveryOptions> = {}, faults?: FaultRules): Notifier {
   const notifier = new Notifier(app, scheduler, { ...DEFAULT_DELIVERY_OPTIONS, ...options }, faults);
@@ -29,7 +29,7 @@ export function startPush(app: App, scheduler: Scheduler, options: Partial<Deliv
   return notifier;
 }
 
-// BEHAVIOUR.md §5.2: `exists` after any create, update or delete in the watched collection, to
+// https://developers.google.com/workspace/calendar/api/guides/push: `exists` after any create, update or delete in the watched collection, to
 // every live channel watching it. One transaction for all their message numbers: a collection
 // watched by many channels costs the writer one commit, not one per channel.
 function notifyWatchers(app: App, notifier: Notifier, resource: ChannelResource): void {
@@ -54,7 +54,7 @@ export interface ManagedChannel {
 }
 
 /**
- * GET /__svc/channels (CONTRACT §5): every stored channel, expired ones included, with its delivery
+ * GET /__svc/channels (docs/management-api.md): every stored channel, expired ones included, with its delivery
  * log; an expired channel's log is purged first, so it shows none.
  */
 export function listChannelsForManagement(app: App, notifier: Notifier): { channels: ManagedChannel[] } {

@@ -1,5 +1,5 @@
 // One notification message sent to a webhook: a POST with an empty body and the X-Goog-* headers,
-// user agent APIs-Google (BEHAVIOUR.md §5.2), with a per-attempt timeout. Scheduling, retries and
+// user agent APIs-Google (https://developers.google.com/workspace/calendar/api/guides/push), with a per-attempt timeout. Scheduling, retries and
 // the delivery log are src/push/delivery.ts's.
 //
 // The last line of the self-address defence (src/push/address.ts): an address that reaches the
@@ -104,7 +104,7 @@ function headersFor(channel: ChannelRecord, message: Message): Record<string, st
     'Content-Length': '0',
     'User-Agent': USER_AGENT,
     'X-Goog-Channel-ID': channel.id,
-    // RFC 7231 §7.1.1.1 IMF-fixdate (RFC 1123 form), as Google sends it (BEHAVIOUR.md §5.2).
+    // RFC 7231 §7.1.1.1 IMF-fixdate (RFC 1123 form), as Google sends it (https://developers.google.com/workspace/calendar/api/guides/push).
     'X-Goog-Channel-Expiration': new Date(channel.expiration).toUTCString(),
     'X-Goog-Message-Number': String(message.messageNumber),
     'X-Goog-Resource-ID': channel.resourceId,

@@ -1,4 +1,4 @@
-// The memory store's outbox (CONTRACT §13): the messages held, oldest first, each with its start
+// The memory store's outbox (docs/invitations.md): the messages held, oldest first, each with its start
 // (outbox-bounds.ts). A write drops a prefix and appends; its undo puts both back.
 
 import { OUTBOX_PAGE_BYTES } from './outbox-bounds.ts';

@@ -1,4 +1,4 @@
-// The outbox's bounds (CONTRACT §13), which both Store backends (memory.ts, sqlite.ts) apply the
+// The outbox's bounds (docs/invitations.md), which both Store backends (memory.ts, sqlite.ts) apply the
 // same way: the newest 10,000 messages, at most 16 MiB in all, the oldest dropped first, in the
 // write that adds messages (so a refused write, rolled back, drops none either).
 //

@@ -144,7 +144,7 @@ const MIGRATIONS: readonly string[] = [
   `
   DROP INDEX IF EXISTS events_ical_uid;
   `,
-  // 5: the outbox (CONTRACT §13): the e-mails Google would have sent, in seq order.
+  // 5: the outbox (docs/invitations.md): the e-mails Google would have sent, in seq order.
   `
   CREATE TABLE IF NOT EXISTS outbox (
     seq INTEGER PRIMARY KEY,
@@ -184,10 +184,10 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX IF NOT EXISTS shared_copies_long ON shared_copies (start_ms) WHERE long = 1;
   CREATE INDEX IF NOT EXISTS shared_copies_seq ON shared_copies (seq, id);
   `,
-  // 7: the outbox bounded (CONTRACT §13, outbox-bounds.ts): messages numbered by the outbox
+  // 7: the outbox bounded (docs/invitations.md, outbox-bounds.ts): messages numbered by the outbox
   // itself, each with the bytes recorded before it, so that a write drops the oldest by ranges of
   // the primary key. Messages recorded before this version had no size kept; they are dropped
-  // rather than measured here: the outbox is a log of what was sent, not workspace data (§15).
+  // rather than measured here: the outbox is a log of what was sent, not workspace data (docs/workspaces.md).
   `
   DROP TABLE outbox;
   CREATE TABLE outbox (

@@ -114,7 +114,7 @@ export const WORKSPACE_TABLES = [
 /**
  * The store's statements, each prepared when first used and kept from then on. A prepared
  * statement holds its compiled program (kilobytes each, some eighty of them), and an idle
- * workspace (CONTRACT §15) runs a handful: preparing them all at open made most of what a
+ * workspace (docs/workspaces.md) runs a handful: preparing them all at open made most of what a
  * thousand idle workspaces cost in memory, and a good part of what opening one took.
  */
 export function prepareStatements(db: DatabaseSync): Statements {

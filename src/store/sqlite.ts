@@ -65,7 +65,7 @@ export function openSqliteStore(path: string, sqlite: typeof import('node:sqlite
  * A new database file as migrate() leaves it (WAL mode, the schema, no rows), copied for every
  * new file once one has been built. Building one switches the file to WAL and commits the
  * schema, each with fsyncs of the file, its journal and the folder: most of what creating a
- * workspace cost (CONTRACT §15), where writing these bytes and syncing them is one fsync.
+ * workspace cost (docs/workspaces.md), where writing these bytes and syncing them is one fsync.
  */
 let emptyImage: Uint8Array | undefined;
 

@@ -121,7 +121,7 @@ export interface ChannelRecord {
 }
 
 /**
- * A copy of an organizer's event that several calendars hold alike (CONTRACT §13,
+ * A copy of an organizer's event that several calendars hold alike (docs/invitations.md,
  * events/invitations.ts), stored once instead of once per calendar: inviting twenty test users
  * then writes one record, not twenty. It reads on each holder's calendar as an event of that
  * calendar (getEvent, listEventsOverlapping, listEventsChangedSince, with the holder's
@@ -135,10 +135,10 @@ export interface SharedCopyRecord {
   holders: readonly string[];
 }
 
-/** What a message in the outbox says (CONTRACT §13). */
+/** What a message in the outbox says (docs/invitations.md). */
 export type OutboxKind = 'invitation' | 'update' | 'cancellation' | 'reply';
 
-/** An e-mail Google would have sent about an event (CONTRACT §13), recorded instead of sent. */
+/** An e-mail Google would have sent about an event (docs/invitations.md), recorded instead of sent. */
 export interface OutboxMessageRecord {
   /**
    * Given by the store when it records the message: one more than the last message's, never
@@ -197,7 +197,7 @@ export interface Store {
   othersCommitted(): number;
   /**
    * Gives back memory that later reads can do without (SQLite's page cache), for a store that
-   * will likely sit idle: a workspace just created or reopened (CONTRACT §15 bounds what a
+   * will likely sit idle: a workspace just created or reopened (docs/workspaces.md bounds what a
    * thousand idle ones cost).
    */
   releaseMemory(): void;
@@ -227,7 +227,7 @@ export interface Store {
 
   putClient(client: ClientRecord): void;
   getClient(id: string): ClientRecord | undefined;
-  /** Ordered by id (the workspace export, CONTRACT §10). */
+  /** Ordered by id (the workspace export, docs/journal.md#workspace-export). */
   listClients(): ClientRecord[];
 
   putUser(user: UserRecord): void;

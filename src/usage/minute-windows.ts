@@ -1,5 +1,5 @@
 // Requests counted over the last minute, per key (a project, a user of a project), for the usage
-// limits of CONTRACT §18. Google's quotas are "calculated per minute using a sliding window"
+// limits of docs/usage-limits.md. Google's quotas are "calculated per minute using a sliding window"
 // (https://developers.google.com/workspace/calendar/api/guides/quota); here the window slides
 // by whole seconds of the service clock: a request counts in the window of its own second and
 // the 59 after it. Each key keeps 60 buckets, never one entry per request, so a key costs the

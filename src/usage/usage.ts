@@ -1,4 +1,4 @@
-// Usage limits as Google enforces them, and the usage report (CONTRACT §18). Google limits the
+// Usage limits as Google enforces them, and the usage report (docs/usage-limits.md). Google limits the
 // Calendar API "per minute per project" (10,000 requests) and "per minute per user per project"
 // (600), over a sliding window, and answers a request over either with "a 403 usageLimits status
 // code or a 429 usageLimits status code"

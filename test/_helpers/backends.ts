@@ -1,4 +1,4 @@
-// The two stores an HTTP test can run the service on (STYLE.md practice 7: every store test on
+// The two stores an HTTP test can run the service on (every store test on
 // both): `--db :memory:`, and a SQLite file in a directory removed after the test, skipped with
 // a visible reason where node:sqlite is missing.
 

@@ -188,7 +188,7 @@ function containerChildren(node: unknown): unknown[] {
   return Object.values(node).filter((child) => typeof child === 'object' && child !== null);
 }
 
-/** Which error shape a surface answers with (STYLE.md practice 3). */
+/** Which error shape a surface answers with. */
 export type SurfaceShape = 'oauth' | 'google' | 'management';
 
 /**

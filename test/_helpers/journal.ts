@@ -1,4 +1,4 @@
-// Reading the request journal (CONTRACT §9) in tests.
+// Reading the request journal (docs/journal.md) in tests.
 
 import { call } from './service.ts';
 

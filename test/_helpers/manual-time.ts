@@ -1,4 +1,4 @@
-// Time a test drives (issue 16, point 5), so no test sleeps for time to pass:
+// Time a test drives, so no test sleeps for time to pass:
 // - frozenClock(): a service clock (src/domain/clock.ts) that stands still until the test steps it
 //   with advance() or set();
 // - ManualScheduler: the Scheduler (src/domain/scheduler.ts) of webhook retry waits and attempt

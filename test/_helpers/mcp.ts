@@ -1,4 +1,4 @@
-// Driving the MCP surface (CONTRACT §17) over HTTP in tests: a service started with mcp on,
+// Driving the MCP surface (docs/mcp.md) over HTTP in tests: a service started with mcp on,
 // tokens from the real consent flow, and JSON-RPC calls.
 
 import assert from 'node:assert/strict';

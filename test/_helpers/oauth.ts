@@ -68,7 +68,7 @@ export const OAUTH_FIXTURE = {
 
 export const OTHER_CLIENT = OAUTH_FIXTURE.clients[1] as { id: string; secret: string; redirectUris: string[] };
 
-/** Moves the service clock (CONTRACT §5); tests never sleep for an expiry. */
+/** Moves the service clock (docs/management-api.md); tests never sleep for an expiry. */
 export async function advanceClock(baseUrl: string, seconds: number): Promise<void> {
   const res = await fetch(`${baseUrl}/__svc/clock`, {
     method: 'POST',

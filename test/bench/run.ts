@@ -1,4 +1,4 @@
-// The benchmark (issue 7): starts the service as a separate process on each store this runtime
+// The benchmark: starts the service as a separate process on each store this runtime
 // has, loads generated workspaces through --fixture, drives the OAuth flow over HTTP for a
 // token, and measures every row against a bare node:http server (test/bench/bare.ts) that
 // answers a body of the same size, in the same run, on the same runtime.
@@ -9,7 +9,7 @@
 //
 // --quick shrinks the data ten-fold and the runs to a fraction of a second: it proves the
 // benchmark still runs (CI), its figures mean little. --only workspaces runs the workspace rows
-// alone (CONTRACT §15 "Cost"), a few minutes instead of the whole run.
+// alone (docs/workspaces.md "Cost"), a few minutes instead of the whole run.
 
 import { Agent, request as httpRequest } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -53,7 +53,7 @@ let dbCounter = 0;
 const dbFor = (backend: 'memory' | 'sqlite'): string => (backend === 'memory' ? ':memory:' : join(work, `bench-${++dbCounter}.db`));
 
 // ---------------------------------------------------------------------------------------------
-// Rows and their targets (issue 7 "Targets", as ratios to the bare server in the same run).
+// Rows and their targets (as ratios to the bare server in the same run).
 
 interface Row {
   name: string;
@@ -360,7 +360,7 @@ async function mainRows(bare: Running, backend: 'memory' | 'sqlite', fixtures: {
     const seriesPages = await pageRequests(service, `${calendarPath(SERIES_CALENDAR)}?singleEvents=true&orderBy=startTime&${year}&maxResults=250`, access);
     addLoadRow(`events.list singleEvents, 1 year of 200 series, ${seriesPages.length} pages`, backend, await compare(service, bare, seriesPages));
 
-    // The call most calendar apps make (issue 14): a week view, and a sync that finds nothing.
+    // The call most calendar apps make: a week view, and a sync that finds nothing.
     const weekOf = `200 series + ${fmt(WEEK_SINGLES)} events`;
     const week = `${calendarPath(WEEK_CALENDAR)}?singleEvents=true&orderBy=startTime&timeMin=${rfc3339(WINDOW_START)}&timeMax=${rfc3339(WINDOW_END)}&maxResults=250`;
     const weekView = await compare(service, bare, [{ method: 'GET', path: week, headers: bearer(access) }]);
@@ -396,8 +396,8 @@ async function mainRows(bare: Running, backend: 'memory' | 'sqlite', fixtures: {
 }
 
 /**
- * What the request journal (on by default, CONTRACT §9) and 100 fault rules that match nothing
- * (§8) cost events.get (issue 17 point 5). Each row compares two services started alike but for
+ * What the request journal (on by default, docs/journal.md) and 100 fault rules that match nothing
+ * (docs/faults.md) cost events.get. Each row compares two services started alike but for
  * that one difference, in alternating rounds like every row: the journal on against
  * `--journal-size 0`, and 100 rules against none (both with the journal on). The ratio is the
  * first's throughput over the second's, so a cost of at most 5 % is a ratio of at least 0.95.
@@ -432,7 +432,7 @@ async function overheadRows(backend: 'memory' | 'sqlite', fixture: string): Prom
 }
 
 /**
- * What inviting test users costs events.insert (issue 19 point 7): an insert listing 20 test
+ * What inviting test users costs events.insert: an insert listing 20 test
  * users as attendees (the event and 20 copies on their calendars, in one transaction) against
  * the same insert without attendees, on one service in alternating rounds. The ratio is the
  * first's throughput over the second's, so "at most 3 x the cost" is a ratio of at least 1/3 (0.33).
@@ -517,7 +517,7 @@ function printTable(): void {
 
 const loadBefore = loadavg();
 // ---------------------------------------------------------------------------------------------
-// Workspaces (CONTRACT §15 "Cost"): create, idle memory, a request through a prefix, checkpoints.
+// Workspaces (docs/workspaces.md "Cost"): create, idle memory, a request through a prefix, checkpoints.
 
 async function managementCall(service: Running, method: string, path: string, body?: unknown): Promise<number> {
   const started = performance.now();

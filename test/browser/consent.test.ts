@@ -1,7 +1,7 @@
 // The consent page in a real browser (headless Chromium over CDP): a person picks the second test
 // user and approves; the browser follows the redirect to the client (the CSP's form-action must
 // allow it); the code gives a token for that user. A form on another origin that posts to
-// /oauth/authorize gets 403 (CONTRACT §3), and so does the consent page itself when opened at an
+// /oauth/authorize gets 403 (docs/oauth.md), and so does the consent page itself when opened at an
 // origin other than --base-url's.
 
 import assert from 'node:assert/strict';

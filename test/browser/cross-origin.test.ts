@@ -1,4 +1,4 @@
-// A browser app on its own dev origin calls the calendar API (CONTRACT §12), in headless Chromium:
+// A browser app on its own dev origin calls the calendar API (docs/calendar-api.md#browser-apps), in headless Chromium:
 // a page served from another port runs fetch() with a bearer header (the browser sends a real
 // preflight first), reads answers, headers and errors, uses the query token, and is refused by the
 // browser where the service grants nothing (an unknown request header, /__svc/, /oauth/token).
@@ -22,7 +22,7 @@ async function appServer(): Promise<{ server: Server; origin: string }> {
   return { server, origin: `http://localhost:${(server.address() as AddressInfo).port}` };
 }
 
-describe('a browser app on another origin (CONTRACT §12)', { skip: BROWSER_SKIP, timeout: 90_000 }, () => {
+describe('a browser app on another origin (docs/calendar-api.md#browser-apps)', { skip: BROWSER_SKIP, timeout: 90_000 }, () => {
   it('preflight, fetch with a bearer token, headers, errors and query tokens; nothing outside the API', async (t) => {
     const service = await start({ port: 0, fixture: CALENDAR_FIXTURE });
     const app = await appServer();

@@ -1,5 +1,5 @@
-// Another web page open in the tester's browser tries to drive the management API (CONTRACT §5,
-// issue 15), in headless Chromium: pages on other ports auto-submit HTML forms to /__svc/reset,
+// Another web page open in the tester's browser tries to drive the management API (docs/management-api.md),
+// in headless Chromium: pages on other ports auto-submit HTML forms to /__svc/reset,
 // /__svc/fixtures (a text/plain form shaped as JSON, the classic trick) and /__svc/clock, and send
 // a no-cors fetch() with a JSON text body, which needs no preflight. Every one is refused and
 // nothing changes: same users, same clock, and a token issued before still works.
@@ -41,7 +41,7 @@ function attackPage(attack: string, service: string): string | undefined {
   }
 }
 
-describe('cross-site requests to /__svc/ from Chromium (CONTRACT §5)', { skip: BROWSER_SKIP, timeout: 120_000 }, () => {
+describe('cross-site requests to /__svc/ from Chromium (docs/management-api.md)', { skip: BROWSER_SKIP, timeout: 120_000 }, () => {
   it('forms and a no-cors fetch from pages on other ports are refused, and change nothing', async (t) => {
     const service = await start({ port: 0, fixture: CALENDAR_FIXTURE });
     const attacker = createServer((req, res) => {

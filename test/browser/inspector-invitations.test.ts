@@ -1,4 +1,4 @@
-// The inspector page's view of invitations (CONTRACT §11, §13; issue 19 point 4) in headless
+// The inspector page's view of invitations (docs/inspector.md, docs/invitations.md) in headless
 // Chromium over CDP: an event on Aiko's calendar opens, from the keyboard, on its attendees and
 // their answers, and the Outbox panel shows the e-mails a Calendar API write with sendUpdates
 // would have sent, newest first, until Clear outbox empties it. The panel reads the outbox in
@@ -26,7 +26,7 @@ const KICKOFF = {
   ],
 };
 
-describe('the inspector page shows attendees and the outbox, in Chromium (CONTRACT §11, §13)', { skip: BROWSER_SKIP, timeout: 120_000 }, () => {
+describe('the inspector page shows attendees and the outbox, in Chromium (docs/inspector.md, docs/invitations.md)', { skip: BROWSER_SKIP, timeout: 120_000 }, () => {
   it("opens an event on its attendees' answers, lists the mail of a sendUpdates write newest first, and Clear outbox empties it", async (t) => {
     const service = await start({ port: 0, fixture: worldFixture([KICKOFF]) });
     const browser = await launchChromiumFor(t, service);

@@ -1,4 +1,4 @@
-// The inspector's week (CONTRACT §11, §19) in headless Chromium over CDP, when a series of the
+// The inspector's week (docs/inspector.md, SECURITY.md) in headless Chromium over CDP, when a series of the
 // calendar cannot be expanded: a database written before the per-event recurrence caps holds Ben's
 // weekly planning with 120 rule lines. The week still shows his other events, and lists the
 // series above the days, marked, with the service's reason; nothing is reported as failed.
@@ -19,7 +19,7 @@ const BEN = 'ben.clarke@example.com';
 const range = (from: number, to: number): string => Array.from({ length: to - from + 1 }, (_, i) => from + i).join(',');
 const MANY_LINES = Array.from({ length: 120 }, (_, i) => `RRULE:FREQ=MONTHLY;BYMONTHDAY=${range(1, 10)};BYHOUR=${range(0, 19)};BYMINUTE=${range(0, 49)};INTERVAL=${i + 1}`);
 
-describe('the inspector week with a series it cannot expand, in Chromium (CONTRACT §11, §19)', { skip: SQLITE_SKIP || BROWSER_SKIP, timeout: 120_000 }, () => {
+describe('the inspector week with a series it cannot expand, in Chromium (docs/inspector.md, SECURITY.md)', { skip: SQLITE_SKIP || BROWSER_SKIP, timeout: 120_000 }, () => {
   it("shows Ben's other events of the week and marks the one series, with the reason", async (t) => {
     const dir = mkdtempSync(join(tmpdir(), 'inspector-unexpandable-'));
     t.after(() => rmSync(dir, { recursive: true, force: true }));

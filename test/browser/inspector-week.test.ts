@@ -1,4 +1,4 @@
-// The inspector's first minute (CONTRACT §11) in headless Chromium over CDP: the week drawn as a
+// The inspector's first minute (docs/inspector.md) in headless Chromium over CDP: the week drawn as a
 // calendar draws it, each event box measured against its times in the calendar's zone (a New York
 // week with the 2026-11-01 change from EDT to EST), overlapping events side by side, the all-day
 // strip on top, free time drawn as outlines; the page opening on the week of the nearest event,
@@ -84,7 +84,7 @@ interface Rect {
   height: number;
 }
 
-describe("the inspector's week, errors and side panel in Chromium (CONTRACT §11)", { skip: BROWSER_SKIP, timeout: 180_000 }, () => {
+describe("the inspector's week, errors and side panel in Chromium (docs/inspector.md)", { skip: BROWSER_SKIP, timeout: 180_000 }, () => {
   /** A service with `fixture`, its clock at `now`, and the inspector open at `path`, 1280 × 900. */
   async function setup(t: { after(fn: () => unknown): void }, path: string, now = '2026-10-20T12:00:00Z', fixture: object = FIXTURE): Promise<{ url: string; browser: Browser; page: Page }> {
     const service = await start({ port: 0, fixture });

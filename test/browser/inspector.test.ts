@@ -1,4 +1,4 @@
-// The inspector page (CONTRACT §11, issue 18) in headless Chromium over CDP, against a service
+// The inspector page (docs/inspector.md) in headless Chromium over CDP, against a service
 // started with the default fixture: it loads under its CSP with nothing reported wrong, shows
 // Aiko's week of 2026-10-19 in Tokyo time from the deep link, follows calls an app makes in its
 // journal, and its forms and buttons add faults, revoke connections, move the clock, load a
@@ -23,7 +23,7 @@ import { start } from '../../src/index.ts';
 
 const AIKO_WEEK = '/__svc/ui?user=user-aiko&date=2026-10-19';
 
-describe('the inspector page in Chromium (CONTRACT §11)', { skip: BROWSER_SKIP, timeout: 180_000 }, () => {
+describe('the inspector page in Chromium (docs/inspector.md)', { skip: BROWSER_SKIP, timeout: 180_000 }, () => {
   // One cleanup, browser first: the service's close() waits for the browser's open connections.
   async function launch(t: { after(fn: () => unknown): void }): Promise<{ url: string; browser: Browser }> {
     const service = await start({ port: 0 });

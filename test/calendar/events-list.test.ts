@@ -1,4 +1,4 @@
-// events.list parameters (METHODS.md §2.9, BEHAVIOUR.md §2.4): the time window's overlap rule,
+// events.list parameters (https://developers.google.com/workspace/calendar/api/v3/reference/events/list, https://developers.google.com/workspace/calendar/api/guides/sync): the time window's overlap rule,
 // orderBy, q, iCalUID, extended-property filters, showDeleted, updatedMin, paging, the envelope.
 
 import { before, describe, test } from 'node:test';
@@ -102,7 +102,7 @@ describe('events.list', () => {
     assert.deepEqual(await listIds('q=chef%40example.com'), [ids.noon]);
     assert.deepEqual(await listIds('q=board'), [ids.evening]);
     assert.deepEqual(await listIds('q=board+lunch'), []);
-    // On this secondary calendar the organizer is the calendar itself, "Team" (issue 14).
+    // On this secondary calendar the organizer is the calendar itself, "Team".
     assert.deepEqual(await listIds('q=team').then((l) => l.length), 4, 'the organizer matches');
     assert.deepEqual(await listIds('q=tanaka'), [], 'the creator is not searched');
   });

@@ -1,4 +1,4 @@
-// The cost of a windowed read follows the window, not the calendar (issue 5 "indexes, not scans"):
+// The cost of a windowed read follows the window, not the calendar:
 // a fixed one-day events.list (plain and singleEvents) and freeBusy over a calendar of thousands
 // of events read only the window's records through listEventsOverlapping. Handlers run against
 // a counting wrapper of the memory store; no wall-clock assertion.

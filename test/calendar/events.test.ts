@@ -1,5 +1,5 @@
 // events.insert / get / update / patch / delete over HTTP: validation, server fields, etags and
-// conditional requests (METHODS.md §2.10, §2.12-2.15, BEHAVIOUR.md §2.1, §2.2, §2.5, §3).
+// conditional requests (https://developers.google.com/workspace/calendar/api/v3/reference/events, https://developers.google.com/workspace/calendar/api/v3/reference/events/delete, https://developers.google.com/workspace/calendar/api/guides/version-resources).
 
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
-// freebusy.query (spec "FreeBusy request and response", METHODS.md §2.18, BEHAVIOUR.md §6,
-// CONTRACT §7): the default-fixture case, merging and clipping, recurring and all-day events,
+// freebusy.query (spec "FreeBusy request and response", https://developers.google.com/workspace/calendar/api/v3/reference/freebusy/query,
+// docs/calendar-api.md): the default-fixture case, merging and clipping, recurring and all-day events,
 // transparency and cancellation, unknown ids, limits and errors, and writes showing at once.
 
 import { after, before, describe, test } from 'node:test';

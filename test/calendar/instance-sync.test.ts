@@ -1,4 +1,4 @@
-// Incremental sync of expanded listings (events.list singleEvents=true with a syncToken; issue 14
+// Incremental sync of expanded listings (events.list singleEvents=true with a syncToken;
 // part 1): exactly what changed, as instances; nothing when nothing changed; full and
 // incremental syncs end at the horizon (src/calendar/horizon.ts) fixed by the full sync.
 

@@ -1,4 +1,4 @@
-// Google Meet links (issue 14 point 6; METHODS.md §2.12-2.14, §A.12): conferenceDataVersion,
+// Google Meet links (https://developers.google.com/workspace/calendar/api/v3/reference/events): conferenceDataVersion,
 // createRequest, the stored conference on every read, and what version 0 leaves alone.
 
 import { describe, test } from 'node:test';

@@ -1,4 +1,4 @@
-// Recurring events through the API (BEHAVIOUR.md §2.3): instance ids, singleEvents expansion,
+// Recurring events through the API (https://developers.google.com/workspace/calendar/api/guides/recurringevents): instance ids, singleEvents expansion,
 // events.instances, modified and cancelled exceptions, deleting a series, DST-crossing series.
 
 import { after, before, describe, test } from 'node:test';

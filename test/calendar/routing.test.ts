@@ -94,7 +94,7 @@ describe('calendar routing', () => {
     assert.equal((await api(url, token, 'calendars/PRIMARY')).status, 404);
   });
 
-  describe('bearer authentication (CONTRACT §7)', () => {
+  describe('bearer authentication (docs/calendar-api.md)', () => {
     async function assert401(init: Parameters<typeof call>[1], path = 'users/me/calendarList'): Promise<void> {
       const res = await call(`${url}/calendar/v3/${path}`, init);
       assert.equal(res.status, 401);

@@ -1,4 +1,4 @@
-// Shortening or replacing a series' recurrence (issue 14 part 4; src/calendar/series-revision.ts):
+// Shortening or replacing a series' recurrence (src/calendar/series-revision.ts):
 // exceptions the new rule no longer produces are cancelled, sync reports them cancelled, and
 // Google's "this and following" recipe leaves no occurrence twice.
 
@@ -47,7 +47,7 @@ test('"this and following": the old series ends, its later exceptions are cancel
   await expanded.fullSync();
   await masters.fullSync();
 
-  // RECUR-GUIDE: end the series just before the split, then insert the following series.
+  // https://developers.google.com/workspace/calendar/api/guides/recurringevents: end the series just before the split, then insert the following series.
   await write('PATCH', `${EVENTS}/${series.id}`, { recurrence: ['RRULE:FREQ=WEEKLY;BYDAY=MO;UNTIL=20300317T235959Z'] });
   const following = await write('POST', EVENTS, { ...weekly('RRULE:FREQ=WEEKLY;BYDAY=MO'), summary: 'Following', start: { dateTime: '2030-03-18T09:00:00Z', timeZone: 'UTC' }, end: { dateTime: '2030-03-18T10:00:00Z', timeZone: 'UTC' } });
 

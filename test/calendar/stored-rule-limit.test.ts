@@ -1,8 +1,8 @@
 // A database written before a recurrence cap (the per-period candidate cap; the per-event caps of
-// CONTRACT §19) may hold a series whose rule the cap now refuses. Reading it must be the caller's
+// SECURITY.md) may hold a series whose rule the cap now refuses. Reading it must be the caller's
 // 400, as a rule too costly to expand is, never a 500: the rule is refused when it is compiled,
 // on every read that meets it. An incremental sync that meets it answers 410 fullSyncRequired,
-// and the inspector's view of §10 lists the rest of the window with the series marked.
+// and the inspector's view of docs/management-api.md lists the rest of the window with the series marked.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,6 +1,6 @@
 // A syncing client for the sync tests: full listings and incremental syncs of one calendar over
 // HTTP, each sync's items applied to a local copy the way Google's sync guide tells a client to
-// (METHODS.md §3.1 status), and random edits of the calendar for the property tests.
+// (https://developers.google.com/workspace/calendar/api/v3/reference/events status), and random edits of the calendar for the property tests.
 
 import assert from 'node:assert/strict';
 import { api } from '../_helpers/calendar.ts';
@@ -80,7 +80,7 @@ export class SyncClient {
 
   /**
    * A cancelled item is a deletion, except (without singleEvents) a cancelled exception of a
-   * series the client holds, which it keeps while the series lives (METHODS.md §3.1 status).
+   * series the client holds, which it keeps while the series lives (https://developers.google.com/workspace/calendar/api/v3/reference/events status).
    */
   apply(item: Item): void {
     if (item.status !== 'cancelled') this.copy.set(item.id, item);

@@ -1,4 +1,4 @@
-// The sync property (issue 14, part 1), seeded and on both stores: random edits (single events
+// The sync property, seeded and on both stores: random edits (single events
 // inserted, patched, moved and deleted; series inserted, renamed, moved, re-ruled, deleted,
 // ended with "this and following", turned into single events and back; instances patched, moved
 // and cancelled) interleaved with incremental syncs, some of them paged in small pages with an

@@ -1,4 +1,4 @@
-// Incremental sync of events.list (METHODS.md §2.9, §4.1, BEHAVIOUR.md §2.4): full sync, then
+// Incremental sync of events.list (https://developers.google.com/workspace/calendar/api/v3/reference/events/list, https://developers.google.com/workspace/calendar/api/guides/sync): full sync, then
 // exactly the changes and deletions; incompatible parameters; stale tokens after a reset.
 
 import { before, describe, test } from 'node:test';

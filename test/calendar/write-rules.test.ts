@@ -1,4 +1,4 @@
-// The event write rules of issue 14 over HTTP: all-day ranges, sequence, recurrence on instances,
+// The event write rules over HTTP: all-day ranges, sequence, recurrence on instances,
 // read-only recurringEventId/originalStartTime on insert, and who the organizer and creator are
 // on primary and secondary calendars.
 

@@ -86,12 +86,12 @@ test('every docs/ page and heading the sources and tests cite exists', () => {
   assert.deepEqual(broken, []);
 });
 
-const outside = occurrences(OUTSIDE_THE_TREE);
-test(
-  'the sources and tests cite no document outside the tree and no issue number',
-  { todo: `${outside.length} citations of documents outside the tree or of issue numbers remain` },
-  () => {
-    const listed = outside.slice(0, 20).map(({ where, match }) => `${where}: ${match[0]}`);
-    assert.equal(outside.length, 0, [...listed, outside.length > 20 ? `… and ${outside.length - 20} more` : ''].join('\n'));
-  },
-);
+// Not a citation but a path in code: the quickstart test reads Google's discovery document from
+// beside the clone, for Debian's old Python client. Whether to keep a copy in the tree is open.
+const CODE_PATHS = new Set(['test/quickstarts/languages.ts:56: shared/']);
+
+const outside = occurrences(OUTSIDE_THE_TREE).filter(({ where, match }) => !CODE_PATHS.has(`${where}: ${match[0]}`));
+test('the sources and tests cite no document outside the tree and no issue number', () => {
+  const listed = outside.slice(0, 20).map(({ where, match }) => `${where}: ${match[0]}`);
+  assert.equal(outside.length, 0, [...listed, outside.length > 20 ? `… and ${outside.length - 20} more` : ''].join('\n'));
+});

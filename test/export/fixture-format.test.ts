@@ -1,4 +1,4 @@
-// What the workspace export added to the fixture format (CONTRACT §10, README "Fixtures"):
+// What the workspace export added to the fixture format (docs/journal.md#workspace-export, README "Fixtures"):
 // `secretSha256` for clients (exactly one of it and `secret`), `deleted` and
 // `notificationSettings` for calendars, and cancelled exceptions of occurrences their series no
 // longer produces. Each with its errors, named by JSON path.

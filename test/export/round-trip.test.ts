@@ -1,4 +1,4 @@
-// The workspace export round-trips (CONTRACT §10, issue 17 point 3), seeded and on both stores:
+// The workspace export round-trips (docs/journal.md#workspace-export), seeded and on both stores:
 // random workspaces are built through the Calendar API (single, all-day and recurring events on
 // primary and secondary calendars, series with RRULE and EXDATE, modified, moved and cancelled
 // instances, deleted events and series, series re-timed so that their exceptions are orphaned,
@@ -10,7 +10,7 @@
 //   - events.list with showDeleted, singleEvents=false (every record) and singleEvents=true
 //     over a window (every instance), and events.get of every id either listing names.
 // What is ignored, and why: `etag`, `created` and `updated` (a load writes every record anew, so
-// they are the load's: CONTRACT §10 says "etags aside"; `created`/`updated` read the service
+// they are the load's: docs/journal.md#workspace-export says "etags aside"; `created`/`updated` read the service
 // clock at load time); the base URL inside `htmlLink` (each instance has its own port; the rest
 // of the link, which names the event and calendar, is compared); the order of the
 // singleEvents=false listing without orderBy (change order, which a load renumbers: compared by

@@ -1,4 +1,4 @@
-// The read-only views and the health probe of CONTRACT §10: a user's calendars, a calendar's
+// The read-only views and the health probe of docs/management-api.md: a user's calendars, a calendar's
 // events over a window exactly as its owner's events.list with singleEvents=true,
 // orderBy=startTime and showDeleted=true lists them, and GET /__svc/health, on both stores.
 

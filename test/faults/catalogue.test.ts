@@ -1,5 +1,6 @@
-// Every HTTP answer of the fault catalogue (CONTRACT §8), byte for byte as Google sends it: the
-// status, the envelope of §7 with BEHAVIOUR.md §1.2's domain, reason and message, and the
+// Every HTTP answer of the fault catalogue (docs/faults.md), byte for byte as Google sends it: the
+// status, the envelope of docs/calendar-api.md with the domain, reason and message of
+// https://developers.google.com/workspace/calendar/api/guides/errors, and the
 // headers (Retry-After, WWW-Authenticate). invalid_grant is the token endpoint's OAuth body.
 
 import assert from 'node:assert/strict';

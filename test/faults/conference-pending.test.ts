@@ -1,5 +1,5 @@
-// The conferencePending fault (CONTRACT §8): a write that asks for a Meet conference answers its
-// create request as `pending` (METHODS.md §A.12 statusCode "pending"), and a later read shows the
+// The conferencePending fault (docs/faults.md): a write that asks for a Meet conference answers its
+// create request as `pending` (https://developers.google.com/workspace/calendar/api/v3/reference/events statusCode "pending"), and a later read shows the
 // conference as `success` with its entry points, so an app's polling code can be tested.
 
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Fault rules from a test (CONTRACT §8): add, list and clear them over /__svc/faults.
+// Fault rules from a test (docs/faults.md): add, list and clear them over /__svc/faults.
 
 import { call, postJson } from '../_helpers/service.ts';
 import type { Answer } from '../_helpers/service.ts';

@@ -1,7 +1,7 @@
-// Fault rules (CONTRACT §8) through the management API and the requests they act on: the stored
+// Fault rules (docs/faults.md) through the management API and the requests they act on: the stored
 // rule and its live counts (times, afterMatches, hits, remaining), each narrowing member, delayMs,
 // a faulted write changing nothing, reset and fixture load deleting every rule, and what faults
-// never touch (/__svc/, the consent page and form, §6's 501).
+// never touch (/__svc/, the consent page and form, the 501 of docs/calendar-api.md).
 
 import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
@@ -83,7 +83,7 @@ describe('fault rules', () => {
       assert.deepEqual(await listFaults(service.url), []);
     });
 
-    it('the §5 rules hold: a foreign Host or a cross-site request is 403, a body that is not JSON 415', async () => {
+    it('the management API rules hold: a foreign Host or a cross-site request is 403, a body that is not JSON 415', async () => {
       const foreign = await rawRequest(service.url, '/__svc/faults', { headers: { host: 'evil.example' } });
       assert.equal(foreign.status, 403);
       const crossSite = await call(`${service.url}/__svc/faults`, {
@@ -303,7 +303,7 @@ describe('fault rules', () => {
   });
 
   describe('what faults never touch', () => {
-    it('the management API, the consent page and form, and §6 answers', async () => {
+    it('the management API, the consent page and form, and unrouted answers', async () => {
       await addFault(service.url, { match: { method: '*' }, error: 'backendError', times: 0 });
       assert.equal((await call(`${service.url}/__svc/users`)).status, 200);
       assert.equal((await call(`${service.url}/__svc/clock`)).status, 200);

@@ -1,4 +1,4 @@
-// Fault rules on push.delivery (CONTRACT §8) through the real delivery path, end to end: a
+// Fault rules on push.delivery (docs/faults.md) through the real delivery path, end to end: a
 // service with its timers on a ManualScheduler, channels opened with events.watch, changes made
 // with events.insert, a webhook receiver on port 0, and the delivery log read from
 // GET /__svc/channels. drop spends the message without sending it; webhookStatus records a status

@@ -1,4 +1,4 @@
-// The command line around the service (CONTRACT §14): `exec`, `--export-on-exit`, the banner and
+// The command line around the service (docs/cli.md): `exec`, `--export-on-exit`, the banner and
 // `--quiet`, `--log-requests` (never a secret), a port in use, `--allowed-hosts`, and `token`
 // reading CALENDAR_EMULATOR_URL and printing one `--field`.
 
@@ -188,7 +188,7 @@ describe('--allowed-hosts (containers)', () => {
 });
 
 describe('token', () => {
-  it('--workspace runs the flow in that workspace (CONTRACT §15)', async () => {
+  it('--workspace runs the flow in that workspace (docs/workspaces.md)', async () => {
     const service = await start({ port: 0 });
     try {
       await postJson(`${service.url}/__svc/workspaces`, { id: 'w-1' });

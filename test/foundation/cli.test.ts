@@ -48,7 +48,7 @@ describe('CLI', () => {
     assert.equal(result.stderr.trim().split('\n').length, 1);
   });
 
-  // CONTRACT §1: the path and the rule on one line, never the fixture's text: it may hold client
+  // docs/cli.md: the path and the rule on one line, never the fixture's text: it may hold client
   // secrets, and JSON.parse's own message quotes the text around a syntax error.
   const SECRET = 'sup3r-s3cret-value';
   const client = `{"id": "c", "secret": "${SECRET}", "redirectUris": ["http://127.0.0.1:3000/cb"]}`;

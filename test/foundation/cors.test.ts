@@ -1,4 +1,4 @@
-// Browser apps (CONTRACT §12): CORS on /calendar/v3/ and /userinfo, errors included; preflights;
+// Browser apps (docs/calendar-api.md#browser-apps): CORS on /calendar/v3/ and /userinfo, errors included; preflights;
 // no CORS anywhere else; and the bearer token in the query (`access_token`, `oauth_token`). The
 // same from a real browser on another origin is in test/browser/cross-origin.test.ts.
 
@@ -12,7 +12,7 @@ import type { Answer } from '../_helpers/service.ts';
 const APP = 'http://localhost:5173';
 const EXPOSED = ['etag', 'content-type', 'location', 'retry-after', 'www-authenticate'];
 
-describe('browser apps (CONTRACT §12)', () => {
+describe('browser apps (docs/calendar-api.md#browser-apps)', () => {
   const service = useService();
   let token: string;
   let readonlyProfile: string;
@@ -39,7 +39,7 @@ describe('browser apps (CONTRACT §12)', () => {
     return call(`${service.url}${path}`, { method: 'OPTIONS', headers });
   }
 
-  describe('CORS on the calendar API and /userinfo (CONTRACT §12)', () => {
+  describe('CORS on the calendar API and /userinfo (docs/calendar-api.md#browser-apps)', () => {
     it('a request with Origin gets the origin echoed, Vary: Origin, the exposed headers, no credentials', async () => {
       const list = await api(service.url, token, 'users/me/calendarList', { headers: { Origin: APP } });
       assert.equal(list.status, 200);
@@ -97,7 +97,7 @@ describe('browser apps (CONTRACT §12)', () => {
     });
   });
 
-  describe('preflight (CONTRACT §12)', () => {
+  describe('preflight (docs/calendar-api.md#browser-apps)', () => {
     it('204 with the origin, the methods, the requested headers that are allowed, Max-Age 3600', async () => {
       const answer = await preflight('/calendar/v3/calendars/primary/events/abc', 'PATCH', 'authorization,content-type,if-match,x-unknown-header');
       assert.equal(answer.status, 204);
@@ -147,7 +147,7 @@ describe('browser apps (CONTRACT §12)', () => {
     });
   });
 
-  describe('the bearer token in the query (CONTRACT §12)', () => {
+  describe('the bearer token in the query (docs/calendar-api.md#browser-apps)', () => {
     const list = (query: string, headers: Record<string, string> = {}) => call(`${service.url}/calendar/v3/users/me/calendarList?${query}`, { headers });
 
     it('access_token and oauth_token authenticate when no Authorization header is sent', async () => {

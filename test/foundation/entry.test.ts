@@ -1,5 +1,5 @@
 // The CLI entry (src/main.ts): the Node floor it checks first, and Node's compile cache it turns
-// on in the user's cache directory (CONTRACT §14). The floor on a real older Node is checked by
+// on in the user's cache directory (docs/cli.md). The floor on a real older Node is checked by
 // test/package/run.ts, which can install one.
 
 import assert from 'node:assert/strict';

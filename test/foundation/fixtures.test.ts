@@ -1,4 +1,4 @@
-// Fixture validation (CONTRACT §2): every rule rejected with its JSON path; the default fixture.
+// Fixture validation (docs/fixtures.md): every rule rejected with its JSON path; the default fixture.
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -80,7 +80,7 @@ describe('fixture validation', () => {
     it(`rejects ${name} at ${path || 'the root'}`, () => rejects(fixture, path, message));
   }
 
-  it('the default fixture matches CONTRACT §2', () => {
+  it('the default fixture matches docs/fixtures.md', () => {
     const raw = JSON.parse(readFileSync(DEFAULT_FIXTURE, 'utf8'));
     assert.deepEqual(raw.clients, [
       { id: 'local-calendar-client', secret: 'local-calendar-secret', redirectUris: ['http://127.0.0.1:3000/oauth2callback'] },

@@ -1,6 +1,6 @@
-// The inspector page over raw HTTP (CONTRACT §11, issue 18): its document and every file it
+// The inspector page over raw HTTP (docs/inspector.md): its document and every file it
 // loads are served with a strict CSP and the other security headers, the document has nothing
-// inline and nothing from outside the service, only the page's own files are served, and §5's Host
+// inline and nothing from outside the service, only the page's own files are served, and the Host rule of docs/management-api.md
 // and cross-site rules hold (the document alone may be opened from another site).
 
 import assert from 'node:assert/strict';
@@ -28,7 +28,7 @@ function referencesOf(text: string): string[] {
   return [...attributes, ...imports];
 }
 
-describe('the inspector page over HTTP (CONTRACT §11)', () => {
+describe('the inspector page over HTTP (docs/inspector.md)', () => {
   it('serves the document and every file it loads, with the CSP and security headers, nothing inline and nothing from elsewhere', async (t) => {
     const url = await startService(t);
     const page = await call(`${url}/__svc/ui`);
@@ -44,7 +44,7 @@ describe('the inspector page over HTTP (CONTRACT §11)', () => {
     for (let next = queue.shift(); next; next = queue.shift()) {
       if (next.hash !== '' && next.pathname === '/__svc/ui') continue; // the page's own anchors
       assert.equal(next.origin, url, `${next} is not the service's`);
-      if (next.pathname === '/__svc/fixtures') continue; // the export link (CONTRACT §10)
+      if (next.pathname === '/__svc/fixtures') continue; // the export link (docs/journal.md#workspace-export)
       if (seen.has(next.pathname)) continue;
       seen.add(next.pathname);
       const file = await call(next.href);
@@ -67,7 +67,7 @@ describe('the inspector page over HTTP (CONTRACT §11)', () => {
     }
   });
 
-  it("keeps §5's Host rule, and its cross-site rule for everything but the document itself", async (t) => {
+  it("keeps the management API's Host rule, and its cross-site rule for everything but the document itself", async (t) => {
     const url = await startService(t);
     for (const path of ['/__svc/ui', '/__svc/ui/main.js']) {
       const rebound = await rawRequest(url, path, { headers: { Host: 'evil.example' } });

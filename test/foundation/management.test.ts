@@ -1,4 +1,4 @@
-// The management API of CONTRACT §5: every route, its errors, and the Host check.
+// The management API of docs/management-api.md: every route, its errors, and the Host check.
 
 import assert from 'node:assert/strict';
 import { request } from 'node:http';

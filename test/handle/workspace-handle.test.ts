@@ -1,4 +1,4 @@
-// The members that CONTRACT §15's workspaces and checkpoints serve: workspace(), checkpoint(),
+// The members that workspaces and checkpoints (docs/workspaces.md) serve: workspace(), checkpoint(),
 // restore() and a workspace handle's delete() and reset(), from start(), through connect() to a
 // `serve` process and from a workspace handle; and the whole handle suite once more against a
 // workspace handle.

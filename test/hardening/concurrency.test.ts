@@ -1,4 +1,4 @@
-// Concurrency (issue 8, "must work" 4): 50 clients at once against the real CLI on a database
+// Concurrency: 50 clients at once against the real CLI on a database
 // file, a fixed number of mixed reads and writes each, while another process now and then holds
 // the database's write lock. No answer is a 500, no SQLite error reaches a client, and the final
 // state is exactly what the acknowledged operations say. Correctness only: the throughput of

@@ -1,4 +1,4 @@
-// Crash safety (issue 8, "must work" 3): the real CLI on a database file takes a mixed burst of
+// Crash safety: the real CLI on a database file takes a mixed burst of
 // writes (events inserted, patched and deleted, access tokens issued, channels opened) from eight
 // clients and is killed with SIGKILL mid-burst. After a restart every acknowledged write is there
 // exactly as acknowledged, nothing appears that was never sent, and PRAGMA integrity_check is ok.

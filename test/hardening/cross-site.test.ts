@@ -1,4 +1,4 @@
-// The management API against other web pages (CONTRACT §5, issue 15): raw requests carrying what a
+// The management API against other web pages (docs/management-api.md): raw requests carrying what a
 // browser sends for a cross-site form or fetch() are refused with 403 and change nothing; a body
 // that is not declared JSON is 415; the service's own pages and non-browser clients pass. The same
 // attacks from a real browser are in test/browser/cross-site.test.ts.
@@ -52,7 +52,7 @@ async function assertRefused(headers: Record<string, string>): Promise<void> {
   assert.equal(await workspace(), before, `something changed despite the refusals (${JSON.stringify(headers)})`);
 }
 
-describe('cross-site requests to /__svc/ (CONTRACT §5)', () => {
+describe('cross-site requests to /__svc/ (docs/management-api.md)', () => {
   it('Sec-Fetch-Site cross-site or same-site: 403 forbidden, nothing changes', async () => {
     await assertRefused({ 'Sec-Fetch-Site': 'cross-site' });
     // another port of localhost is same-site but not same-origin: still another web page
@@ -73,7 +73,7 @@ describe('cross-site requests to /__svc/ (CONTRACT §5)', () => {
     assert.equal(answer.json.error, 'forbidden');
   });
 
-  it('a CORS preflight from another origin is 403, without CORS headers (CONTRACT §12)', async () => {
+  it('a CORS preflight from another origin is 403, without CORS headers (docs/calendar-api.md#browser-apps)', async () => {
     const answer = await call(`${url}/__svc/reset`, {
       method: 'OPTIONS',
       headers: { Origin: 'http://evil.example', 'Access-Control-Request-Method': 'POST', 'Sec-Fetch-Site': 'cross-site' },
@@ -116,7 +116,7 @@ describe('cross-site requests to /__svc/ (CONTRACT §5)', () => {
   });
 });
 
-describe('management bodies must be declared JSON (CONTRACT §5)', () => {
+describe('management bodies must be declared JSON (docs/management-api.md)', () => {
   it('a body without Content-Type: application/json is 415 unsupported_media_type naming the header, and changes nothing', async () => {
     const before = await workspace();
     for (const type of [undefined, 'text/plain', 'text/plain;charset=UTF-8', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonp', 'application/json-patch+json', 'text/json']) {
@@ -158,7 +158,7 @@ describe('management bodies must be declared JSON (CONTRACT §5)', () => {
   });
 });
 
-describe('the service itself behind --base-url (CONTRACT §5)', () => {
+describe('the service itself behind --base-url (docs/management-api.md)', () => {
   let proxied: RunningService;
   let direct: string;
   before(async () => {

@@ -1,4 +1,4 @@
-// Fuzzing the calendar API (issue 8, "must work" 1): seeded, bounded cases of event bodies, RRULE
+// Fuzzing the calendar API: seeded, bounded cases of event bodies, RRULE
 // strings, list query parameters, freeBusy and calendarList bodies. Every answer is a success or a
 // well-formed Google error (never a 500, never a stall); a refused write leaves the calendar
 // exactly as it was; an accepted write can be read back, listed, expanded and queried without a

@@ -1,4 +1,4 @@
-// Fuzzing the management API (issue 8, "must work" 1 and 5): seeded, bounded fixtures, clock
+// Fuzzing the management API: seeded, bounded fixtures, clock
 // bodies, ids in paths and Host headers. Every answer is a success or a well-formed
 // {error, error_description}; an invalid fixture changes nothing (users, connections, events);
 // a Host that is not a loopback name or the configured one never reaches a route.

@@ -1,4 +1,4 @@
-// Fuzzing the OAuth surface (issue 8, "must work" 1 and 5): seeded, bounded cases of
+// Fuzzing the OAuth surface: seeded, bounded cases of
 // /oauth/authorize parameters, consent posts with hostile headers, /oauth/token bodies and
 // headers, and /oauth/revoke. Every answer is the consent page of a fully valid request, a
 // redirect to the registered URI of a verified consent, a success, or an RFC 6749 error that must

@@ -1,4 +1,4 @@
-// Header rules that hold on every surface (CONTRACT §19): a request with two Host headers is
+// Header rules that hold on every surface (SECURITY.md): a request with two Host headers is
 // refused, since the Host rules of the management API and the consent page judge the one Host a
 // request names; the consent page applies the management API's Host rule (DNS rebinding must not
 // read the test users' names and e-mails); every JSON answer says nosniff.
@@ -74,7 +74,7 @@ describe('two Host headers (RFC 9112 §3.2)', () => {
   });
 });
 
-describe('GET /oauth/authorize applies the Host rule (CONTRACT §19)', () => {
+describe('GET /oauth/authorize applies the Host rule (SECURITY.md)', () => {
   it('a page reached through DNS rebinding gets 403 and no user name or e-mail', async () => {
     const answer = await withHeaders(`/oauth/authorize?${authorizeQuery()}`, { Host: `evil.example:${port}` });
     assert.equal(answer.status, 403, answer.text);
@@ -104,7 +104,7 @@ describe('GET /oauth/authorize applies the Host rule (CONTRACT §19)', () => {
   });
 });
 
-describe('X-Content-Type-Options: nosniff on every JSON answer (CONTRACT §19)', () => {
+describe('X-Content-Type-Options: nosniff on every JSON answer (SECURITY.md)', () => {
   const answers: Array<[string, () => Promise<{ status: number; headers: Headers }>]> = [
     ['calendar API error', () => call(`${url}/calendar/v3/users/me/calendarList`)],
     ['calendar API preflight-less CORS error', () => call(`${url}/calendar/v3/users/me/calendarList`, { headers: { Origin: 'http://app.example' } })],

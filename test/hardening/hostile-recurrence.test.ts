@@ -1,4 +1,4 @@
-// Recurrence cannot take the service down (issue 15, "must work" 3). A rule whose one period
+// Recurrence cannot take the service down. A rule whose one period
 // multiplies out to millions of candidates (a year of every second is 31.6 million) is refused
 // when it is written, through events.insert and fixtures alike, naming the limit
 // (src/domain/recurrence/cost.ts); rules under the limit are stored, and every later read of them

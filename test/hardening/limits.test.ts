@@ -1,4 +1,4 @@
-// Limits (issue 8, "must work" 2): body size, URL length, slow clients, and the work one request
+// Limits: body size, URL length, slow clients, and the work one request
 // can cause. Each refusal comes in the error shape of the surface that owns the path, quickly,
 // and the service goes on serving. (maxResults caps: test/calendar/events-list.test.ts and
 // calendar-list.test.ts; freeBusy's 366 days, 50 calendars and 20,000 instances:

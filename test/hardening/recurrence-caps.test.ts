@@ -1,4 +1,4 @@
-// An event's recurrence is bounded as a whole at write time (CONTRACT §19, src/domain/recurrence/
+// An event's recurrence is bounded as a whole at write time (SECURITY.md, src/domain/recurrence/
 // cost.ts), so every event the service accepts can be expanded within one request's budget, as
 // its owner's and as the copy of every test user it invites. The reproduction: 120 RRULE lines,
 // each under the per-line cap, inviting Ben, were accepted; Ben's week, freeBusy and incremental

@@ -1,4 +1,4 @@
-// Security properties (issue 8, "must work" 5) not already proven elsewhere: no raw token, code,
+// Security properties not already proven elsewhere: no raw token, code,
 // nonce, verifier or secret in the database file, its WAL or the logs; secrets compared in
 // constant time; the consent page safe against markup in user names, client ids and state; a
 // deleted user's tokens dead. (Elsewhere: reused code revokes, test/oauth/token.test.ts; a

@@ -1,4 +1,4 @@
-// Graceful shutdown under load (issue 8, "must work" 6): SIGTERM to the real CLI while 30
+// Graceful shutdown under load: SIGTERM to the real CLI while 30
 // clients have reads and writes in flight. Every request gets a whole answer (never a 500) or a
 // clean refusal of the connection, the process exits 0, the database is closed cleanly (its WAL
 // checkpointed away) and reopens with every acknowledged write and integrity_check ok.

@@ -1,4 +1,4 @@
-// Strict fixtures (CONTRACT §2, issue 15 point 5): an unknown member at any depth, a wrong
+// Strict fixtures (docs/fixtures.md): an unknown member at any depth, a wrong
 // container type or a control character in an id or URI is refused with the JSON path, by the
 // parser, by start() and by POST /__svc/fixtures, and a refused fixture changes nothing: data
 // and existing tokens stay as they were. (The startup line of the CLI: test/foundation/cli.test.ts.)
@@ -226,7 +226,7 @@ describe('strict fixtures: the parser', () => {
     assert.deepEqual(fixture.users[1]?.calendars[0]?.events[2], full);
   });
 
-  it('summaryOverride is a calendar field (CONTRACT §2)', () => {
+  it('summaryOverride is a calendar field (docs/fixtures.md)', () => {
     const fixture = parseFixture({ users: [{ ...user, calendars: [{ primary: true, summaryOverride: 'Mine' }] }] });
     assert.equal(fixture.users[0]?.calendars[0]?.entryFields.summaryOverride, 'Mine');
     rejects({ users: [{ ...user, calendars: [{ primary: true, summaryOverride: 5 }] }] }, 'users[0].calendars[0].summaryOverride', /must be a string/);

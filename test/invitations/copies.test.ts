@@ -1,4 +1,4 @@
-// Invitations between test users (issue 19, CONTRACT §13), on both stores: copies on the
+// Invitations between test users (docs/invitations.md), on both stores: copies on the
 // invitees' primary calendars, what an invitee may change on a copy, propagation both ways,
 // free/busy, and fixtures with attendees.
 

@@ -1,4 +1,4 @@
-// What a copy costs (issue 19 point 7): events.get on a copy makes the same store reads as on
+// What a copy costs: events.get on a copy makes the same store reads as on
 // the organizer's event (the store finds a shared copy as it finds an event; nothing is
 // computed on read), and an insert inviting twenty test users writes, in its one transaction,
 // the event and one copy that the twenty hold alike (Store's SharedCopyRecord), not twenty.

@@ -1,4 +1,4 @@
-// The workspace export with invitations (CONTRACT §10, §13): each event is written once, on its
+// The workspace export with invitations (docs/journal.md#workspace-export, docs/invitations.md): each event is written once, on its
 // organizer's calendar, and loading the export into a fresh service makes the copies again, so
 // every user's calendar reads back the same (etag, created, updated and the htmlLink's host
 // aside, as in test/export/round-trip.test.ts).

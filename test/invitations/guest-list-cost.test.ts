@@ -1,4 +1,4 @@
-// What a long guest list costs (CONTRACT §13 "Cost", §19): an event lists at most 2,000
+// What a long guest list costs (docs/invitations.md "Cost", SECURITY.md): an event lists at most 2,000
 // attendees (more is 400 invalid naming the cap, on insert, update, patch and in a fixture), and
 // comparing guest lists, making copies and writing outbox messages is linear in the number of
 // guests, so a write with 10,000 guests answers within 1 s whatever `sendUpdates` says.

@@ -1,4 +1,4 @@
-// guestsCanSeeOtherGuests: false (CONTRACT §13), on both stores: invitees' copies list only
+// guestsCanSeeOtherGuests: false (docs/invitations.md), on both stores: invitees' copies list only
 // their own entry and the organizer's, with attendeesOmitted: true, in get, list, `q`, sync and
 // instances; the organizer's event keeps the whole list; answers still reach the organizer, and
 // an invitee answering through such a copy (or, allowed to modify the event, changing the list

@@ -1,4 +1,4 @@
-// guestsCanInviteOthers (CONTRACT §13), on both stores: with Google's default (true) an invitee
+// guestsCanInviteOthers (docs/invitations.md), on both stores: with Google's default (true) an invitee
 // adds guests through their copy, and the new guests get their copies and invitations as if the
 // organizer had added them; false makes that 403 forbiddenForNonOrganizer. Adding is all it
 // allows: removing or changing another guest takes guestsCanModify ("Modify event: change all

@@ -1,4 +1,4 @@
-// The outbox bounded and read in pages (CONTRACT §13, revised): the newest 10,000 messages, at
+// The outbox bounded and read in pages (docs/invitations.md): the newest 10,000 messages, at
 // most 16 MiB in all, the oldest dropped first; GET /__svc/outbox?since=<id>&limit=<n> answers
 // `{"messages":[…],"last":<id>}` with numeric ids going up, and refuses parameters it does not
 // know, repeats and bad values as GET /__svc/requests does.

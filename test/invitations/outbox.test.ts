@@ -1,4 +1,4 @@
-// The outbox (CONTRACT §13): the e-mails Google would send, recorded per recipient by
+// The outbox (docs/invitations.md): the e-mails Google would send, recorded per recipient by
 // sendUpdates (all, externalOnly, none; default none; the deprecated sendNotifications=true),
 // emptied by DELETE /__svc/outbox, reset and fixture load; a refused write records nothing.
 
@@ -32,7 +32,7 @@ for (const backend of BACKENDS) {
       // The service clock, which runs on from the time the test set.
       assert.ok(Date.parse(messages[0].at) - Date.parse('2030-03-06T12:00:00Z') < 60_000, messages[0].at);
       assert.ok(messages[0].at.startsWith('2030-03-06T12:0'), messages[0].at);
-      // Ids are numbers going up (CONTRACT §13, revised), and `last` is the newest.
+      // Ids are numbers going up (docs/invitations.md), and `last` is the newest.
       assert.deepEqual(messages.map((m) => m.id), [messages[0].id, messages[0].id + 1, messages[0].id + 2]);
       assert.equal((await call(`${w.url}/__svc/outbox`)).json.last, messages[2].id);
       assert.equal((await call(`${w.url}/__svc/outbox`, { method: 'DELETE' })).status, 204);

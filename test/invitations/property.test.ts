@@ -1,4 +1,4 @@
-// A seeded property test of invitations (issue 19): random sequences of organizer edits, invitee
+// A seeded property test of invitations: random sequences of organizer edits, invitee
 // answers, private changes, attendee additions and removals, deletes (by organizers and by
 // invitees) and series exceptions, with two organizers inviting each other. After every step:
 // every copy agrees with its organizer's event on the shared properties and the answers; each
@@ -43,7 +43,7 @@ function when(value: Item | undefined): unknown {
   return value.date !== undefined ? { date: value.date } : { at: Date.parse(value.dateTime), timeZone: value.timeZone ?? null };
 }
 
-/** What every calendar holding the event shares (CONTRACT §13), comparable across calendars. */
+/** What every calendar holding the event shares (docs/invitations.md), comparable across calendars. */
 function shared(item: Item): unknown {
   return {
     iCalUID: item.iCalUID,

@@ -1,4 +1,4 @@
-// Rights come from the organizer's event as it stands (CONTRACT §13), on both stores, for single
+// Rights come from the organizer's event as it stands (docs/invitations.md), on both stores, for single
 // events and series: a guest the organizer removed holds a cancelled copy and changes nothing,
 // whatever guestsCanModify said when they were invited; an invitee's `status: "cancelled"` on
 // their copy is their decline, as their delete is, with or without guestsCanModify.

@@ -1,4 +1,4 @@
-// A copy is an event of the invitee's calendar for events.watch (CONTRACT §13): an organizer's
+// A copy is an event of the invitee's calendar for events.watch (docs/invitations.md): an organizer's
 // write that changes an invitee's copy notifies the channels watching the invitee's calendar,
 // and an invitee's answer notifies the organizer's and the other invitees' channels.
 

@@ -1,4 +1,4 @@
-// The workspace of the invitation tests (CONTRACT §13): three test users in three zones, each
+// The workspace of the invitation tests (docs/invitations.md): three test users in three zones, each
 // signed in with a calendar token, on the memory or SQLite store, and one call per user.
 
 import { api, tokenFor } from '../_helpers/calendar.ts';

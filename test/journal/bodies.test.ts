@@ -1,4 +1,4 @@
-// CONTRACT §9 (revised): how a body is kept, read once when it is recorded. Each reading is tried
+// docs/journal.md: how a body is kept, read once when it is recorded. Each reading is tried
 // whatever Content-Type said; strings inside a body are read the same way; what no reading takes
 // is kept as its size, as is what would overdraw the reading's budget; token-shaped runs are
 // scrubbed wherever they appear; and the ring is bounded by bytes as well as entries.

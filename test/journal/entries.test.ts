@@ -1,4 +1,4 @@
-// CONTRACT §9: what one journal entry says about a request: a calendar call, an OAuth call, a 501,
+// docs/journal.md: what one journal entry says about a request: a calendar call, an OAuth call, a 501,
 // a redirect error, a preflight and a HEAD; bodies parsed, large ones truncated at 64 KiB.
 
 import assert from 'node:assert/strict';
@@ -76,7 +76,7 @@ describe('request journal entries', () => {
     assert.deepEqual(entry.body, { grant_type: 'refresh_token', refresh_token: '[redacted]' });
   });
 
-  it('an unrouted request: operation null, error unsupportedFeature (CONTRACT §6)', async () => {
+  it('an unrouted request: operation null, error unsupportedFeature (docs/calendar-api.md)', async () => {
     const answer = await call(`${service.url}/drive/v3/files?q=1`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{"name":"x"}' });
     assert.equal(answer.status, 501);
     const { id, at, durationMs, ...rest } = await lastEntry(service.url);
@@ -119,7 +119,7 @@ describe('request journal entries', () => {
     assert.deepEqual(
       requests.map((e) => [e.method, e.path, e.operation, e.status]),
       [
-        // HEAD is no method of the Calendar API: its §6 answer is recorded like any other.
+        // HEAD is no method of the Calendar API: its docs/calendar-api.md answer is recorded like any other.
         ['HEAD', '/calendar/v3/users/me/calendarList', null, 501],
         ['OPTIONS', '/calendar/v3/users/me/calendarList', null, 204],
       ],

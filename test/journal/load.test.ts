@@ -1,4 +1,4 @@
-// CONTRACT §9 (revised) and §19: what any web page can send through the browser (a CORS simple
+// docs/journal.md and SECURITY.md: what any web page can send through the browser (a CORS simple
 // request: a text/plain POST, no credentials) cannot stall or exhaust the service through its
 // journal. 64 KB bodies of deeply nested and of wide JSON, each answered 401 but journaled, then
 // the inspector's read of a thousand entries; ten thousand of them while /__svc/health is polled;
@@ -75,7 +75,7 @@ function memoryOf(pid: number): { rss: number; peak: number } {
   return { rss: kib('VmRSS'), peak: kib('VmHWM') };
 }
 
-describe('the journal under a flood of bodies (CONTRACT §9, §19)', { skip: process.platform === 'linux' ? false : 'reads /proc', timeout: 120_000 }, () => {
+describe('the journal under a flood of bodies (docs/journal.md, SECURITY.md)', { skip: process.platform === 'linux' ? false : 'reads /proc', timeout: 120_000 }, () => {
   let service: ServiceProcess;
   before(async () => {
     service = await startCli(':memory:');

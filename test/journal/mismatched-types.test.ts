@@ -1,6 +1,6 @@
-// CONTRACT §9 (revised): redaction does not trust Content-Type. Live secrets obtained through the
+// docs/journal.md: redaction does not trust Content-Type. Live secrets obtained through the
 // real flow (the client secret, an unused authorization code and consent nonce, a PKCE verifier,
-// access and refresh tokens, a channel token, an OpenID nonce) are sent under their §9 names to
+// access and refresh tokens, a channel token, an OpenID nonce) are sent under their docs/journal.md names to
 // every OAuth endpoint and every route of the Calendar API, in every encoding a client can get
 // wrong: JSON as text/plain or as a form, multipart parts, a form as JSON or text, a form field
 // holding JSON, a JSON string holding a form or JSON, and the query. No secret may appear in the

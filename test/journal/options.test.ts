@@ -1,4 +1,4 @@
-// The journal's size option (CONTRACT §9): --journal-size, env CALENDAR_JOURNAL_SIZE (the flag
+// The journal's size option (docs/journal.md): --journal-size, env CALENDAR_JOURNAL_SIZE (the flag
 // wins), 0 off, anything but a whole number from 0 to 1,000,000 refused at startup.
 
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// CONTRACT §9: reading the journal (since, operation, status, userId, limit; bad values refused),
+// docs/journal.md: reading the journal (since, operation, status, userId, limit; bad values refused),
 // emptying it (DELETE, reset, fixture load) with ids that go on, the ring's bound and size 0.
 
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Recording never fails a request (CONTRACT §9): an exception inside the journal is logged, not
+// Recording never fails a request (docs/journal.md): an exception inside the journal is logged, not
 // thrown, and the journal goes on recording.
 
 import assert from 'node:assert/strict';

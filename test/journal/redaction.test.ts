@@ -1,4 +1,4 @@
-// CONTRACT §9: secrets never enter the journal. A whole OAuth flow (authorize with PKCE and an
+// docs/journal.md: secrets never enter the journal. A whole OAuth flow (authorize with PKCE and an
 // OpenID nonce, consent, code exchange, a replayed code, refresh with client_secret_basic,
 // userinfo, revoke) and calendar calls with the token in the header and in the query, plus JSON
 // bodies carrying secret-named members, leave no secret value anywhere in the journal's text.

@@ -1,4 +1,4 @@
-// The MCP surface's transport and protocol (CONTRACT §17): opt-in, Streamable HTTP POSTs of one
+// The MCP surface's transport and protocol (docs/mcp.md): opt-in, Streamable HTTP POSTs of one
 // JSON-RPC message, version negotiation, notifications, JSON-RPC errors, body rules and bearer
 // auth, scopes per tool.
 

@@ -1,4 +1,4 @@
-// Google's nine Calendar MCP tools on the emulator's one state (CONTRACT §17, §13): each tool's
+// Google's nine Calendar MCP tools on the emulator's one state (docs/mcp.md, docs/invitations.md): each tool's
 // happy path and bad input (never a 500), MCP writes seen by the Calendar API, sync tokens, the
 // outbox and free/busy, the journal's `mcp.<tool>` and fault rules matching it.
 

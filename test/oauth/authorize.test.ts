@@ -1,5 +1,5 @@
-// GET /oauth/authorize: every parameter rule and error row of the spec, in CONTRACT §4's order,
-// the consent page of CONTRACT §3, and the pending-consent limits.
+// GET /oauth/authorize: every parameter rule and error row of the spec, in the order docs/oauth.md gives,
+// the consent page of docs/oauth.md, and the pending-consent limits.
 
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
@@ -150,7 +150,7 @@ describe('GET /oauth/authorize: parameter rules', () => {
   });
 });
 
-describe('GET /oauth/authorize: validation order (CONTRACT §4)', () => {
+describe('GET /oauth/authorize: validation order (docs/oauth.md)', () => {
   // Each case breaks every rule from one point on; the first broken rule must decide.
   const broken = {
     client_id: 'nobody',
@@ -208,7 +208,7 @@ describe('GET /oauth/authorize: validation order (CONTRACT §4)', () => {
   });
 });
 
-describe('the consent page (CONTRACT §3)', () => {
+describe('the consent page (docs/oauth.md)', () => {
   it('lists every test user as "Name · email", the first selected, and posts nonce, user and decision', async () => {
     const res = await authorize(authorizeQuery());
     const page = parseConsentPage(res.text);

@@ -1,4 +1,4 @@
-// POST /oauth/authorize (CONTRACT §3): approve, deny, the cross-site check (with and without
+// POST /oauth/authorize (docs/oauth.md): approve, deny, the cross-site check (with and without
 // --base-url) and the nonce rules.
 
 import assert from 'node:assert/strict';
@@ -164,7 +164,7 @@ describe('the cross-site check', () => {
 describe('the cross-site check with --base-url', () => {
   // The service listens on 127.0.0.1:P but its base URL says localhost:P: the page opened as
   // 127.0.0.1 is another origin, and its post is refused even though the browser calls it
-  // same-origin (CONTRACT §3, revised).
+  // same-origin (docs/oauth.md).
   let direct: string;
   let publicOrigin: string;
   let service: RunningService | undefined;

@@ -1,5 +1,5 @@
 // src/oauth/pending.ts: pending consents and authorization codes, used or not, are deleted on the
-// service clock once expired (issue 15, "must work" 7), in the order they expire whatever order
+// service clock once expired, in the order they expire whatever order
 // the clock made them in, and never while they are live at the current clock time.
 
 import assert from 'node:assert/strict';

@@ -1,6 +1,6 @@
 // Spec "Access token", "Refresh token", "Connection": on a database file, connections, access
 // tokens (with their original expiry) and refresh tokens survive a restart; codes and pending
-// consents do not; :memory: keeps nothing. Only SHA-256 digests reach the database (CONTRACT §4).
+// consents do not; :memory: keeps nothing. Only SHA-256 digests reach the database (docs/oauth.md).
 
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// POST /oauth/revoke (RFC 7009; spec "POST /oauth/revoke"; CONTRACT §4) and the other ways a
+// POST /oauth/revoke (RFC 7009; spec "POST /oauth/revoke"; docs/oauth.md) and the other ways a
 // connection ends: management revoke, user deletion, reset and fixture load.
 
 import assert from 'node:assert/strict';
@@ -110,7 +110,7 @@ describe('POST /oauth/revoke', () => {
 });
 
 describe('management', () => {
-  it('GET /__svc/connections lists connections with the CONTRACT §5 fields', async () => {
+  it('GET /__svc/connections lists connections with the docs/management-api.md fields', async () => {
     const token = await obtainToken(base, { scope: ['calendar.readonly', 'email'], user: 'user-ben', offline: true });
     const list = (await call(`${base}/__svc/connections`)).json.connections as Array<Record<string, unknown>>;
     const entry = list.find((c) => c.id === token.connectionId);

@@ -1,5 +1,5 @@
-// Expired access tokens are purged as tokens are issued (src/oauth/tokens.ts; issue 15, "must
-// work" 7), on both stores: 100,000 refresh grants through the real token handler, the service
+// Expired access tokens are purged as tokens are issued (src/oauth/tokens.ts),
+// on both stores: 100,000 refresh grants through the real token handler, the service
 // clock moved past every earlier token between batches, leave as many stored tokens as one batch
 // and no more heap than after the first batches; and the purge never takes a token that is valid
 // at the current clock time, also after the clock has moved back.

@@ -1,5 +1,5 @@
 // POST /oauth/token: client authentication, the authorization-code grant with PKCE, the refresh
-// grant, and every invalid_grant / invalid_request case of CONTRACT §4.
+// grant, and every invalid_grant / invalid_request case of docs/oauth.md.
 
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';

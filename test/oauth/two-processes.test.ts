@@ -1,4 +1,4 @@
-// Two service processes on one SQLite file (issue 15, "must work" 6): what one process kills, the
+// Two service processes on one SQLite file: what one process kills, the
 // other refuses on its next request, though it had just authenticated the token and kept it in
 // its bearer cache (src/oauth/bearer.ts) and its store's read cache. Revocation through
 // /oauth/revoke and through the management API, a user's deletion, and a reset; and an

@@ -1,5 +1,5 @@
 // GET /userinfo (spec "Profile response") and bearer authentication (spec "Authentication",
-// CONTRACT §7): claims by scope, the 401 and 403 envelopes, expiry by the service clock.
+// docs/calendar-api.md): claims by scope, the 401 and 403 envelopes, expiry by the service clock.
 
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
@@ -78,7 +78,7 @@ describe('bearer authentication', () => {
     assert.equal((await get({ Authorization: `bearer ${token.access_token}` })).status, 200);
   });
 
-  it('the query token counts only without an Authorization header (CONTRACT §12)', async () => {
+  it('the query token counts only without an Authorization header (docs/calendar-api.md#browser-apps)', async () => {
     const token = await obtainToken(base, { scope: 'openid' });
     assert.equal((await call(`${base}/userinfo?access_token=${token.access_token}`)).status, 200);
     assertAuthError(await call(`${base}/userinfo?access_token=${token.access_token}`, { headers: { Authorization: 'Bearer unknown' } }));

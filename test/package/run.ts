@@ -1,4 +1,4 @@
-// The package as a user gets it (README "Install", CONTRACT §14), run by .ci/run after the
+// The package as a user gets it (README "Install", docs/cli.md), run by .ci/run after the
 // suite: `npm pack` in this checkout (which builds dist/), the tarball installed into an empty
 // folder under the OS temp directory, then the INSTALLED bin and the package's main entry, never
 // src/, driven over HTTP on every Node given: health, a token through the real consent flow (the

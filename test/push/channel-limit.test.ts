@@ -1,4 +1,4 @@
-// At most MAX_ACTIVE_CHANNELS_PER_CONNECTION live channels per connection (issue 15, point 4):
+// At most MAX_ACTIVE_CHANNELS_PER_CONNECTION live channels per connection:
 // one more is 400 badRequest naming the limit; stopped and expired channels do not count.
 
 import assert from 'node:assert/strict';

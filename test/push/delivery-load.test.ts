@@ -1,4 +1,4 @@
-// Deliveries in flight are bounded service-wide (issue 15, point 4; MAX_DELIVERIES_IN_FLIGHT in
+// Deliveries in flight are bounded service-wide (MAX_DELIVERIES_IN_FLIGHT in
 // src/push/delivery.ts): 2,000 channels on 20 connections, a webhook that holds every request
 // until released, and a burst of writes. While the receiver holds the deliveries, the API still
 // answers, and correctly; the receiver never sees more requests at once than the bound; once

@@ -75,7 +75,7 @@ describe('notification messages', () => {
     assert.equal(sync.headers['x-goog-resource-id'], channel.resourceId);
     assert.equal(sync.headers['x-goog-resource-uri'], 'http://127.0.0.1:1/calendar/v3/calendars/cal-1/events');
     assert.equal(sync.headers['x-goog-channel-token'], 'target=abc');
-    // RFC 1123 form, e.g. "Tue, 19 Nov 2013 01:13:52 GMT" (BEHAVIOUR.md §5.2)
+    // RFC 1123 form, e.g. "Tue, 19 Nov 2013 01:13:52 GMT" (https://developers.google.com/workspace/calendar/api/guides/push)
     assert.match(String(sync.headers['x-goog-channel-expiration']), /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/);
     assert.equal(Date.parse(String(sync.headers['x-goog-channel-expiration'])), Math.floor(channel.expiration / 1000) * 1000);
   });

@@ -1,5 +1,5 @@
 // Channels on a database file outlive a restart and go on delivering with the next message
-// number; an expired one stays silent; under :memory: none survives (BEHAVIOUR.md §5, spec
+// number; an expired one stays silent; under :memory: none survives (https://developers.google.com/workspace/calendar/api/guides/push, spec
 // "Watch channel"). The webhook receiver outlives both service runs.
 
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Webhooks cannot point at the service itself (issue 15, point 4; src/push/address.ts): the
+// Webhooks cannot point at the service itself (src/push/address.ts): the
 // watch is refused with 400 push.webhookUrlUnauthorized, and a channel that reaches the service
 // anyway (stored before the rule, or a host name that resolves to it) is never contacted.
 

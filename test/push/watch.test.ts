@@ -1,5 +1,5 @@
 // events.watch, calendarList.watch and channels.stop over HTTP, with a webhook receiver on port 0
-// (BEHAVIOUR.md §5, METHODS.md §2.7, §2.16, §2.17, CONTRACT §5 GET /__svc/channels).
+// (https://developers.google.com/workspace/calendar/api/guides/push, https://developers.google.com/workspace/calendar/api/v3/reference/calendarList/watch, https://developers.google.com/workspace/calendar/api/v3/reference/events/watch, https://developers.google.com/workspace/calendar/api/v3/reference/channels/stop, docs/management-api.md GET /__svc/channels).
 //
 // "Nothing is delivered" is checked against a control channel on the same collection that stays
 // open: the change is sent to every channel watching on the same turn, so once the control channel

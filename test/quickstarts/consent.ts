@@ -1,5 +1,5 @@
 // Plays the browser for a quickstart's consent step: opens the authorization URL the program
-// printed, picks the test user and approves the form (CONTRACT §3), then follows the service's
+// printed, picks the test user and approves the form (docs/oauth.md), then follows the service's
 // 302 to the program's loopback redirect URI, as the browser would, so the program receives
 // its code.
 

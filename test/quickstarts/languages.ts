@@ -52,7 +52,7 @@ if 'client_options' not in inspect.signature(googleapiclient.discovery.build).pa
     sys.exit(3)
 `;
 
-/** The hosted API's discovery document, in the shared/ folder beside the repository's clone. */
+/** The hosted API's discovery document, where a copy may sit beside the repository's clone (it is not part of the repository). */
 const CALENDAR_DISCOVERY_DOCUMENT = new URL('../../../shared/calendar-v3/calendar-v3-discovery.json', import.meta.url).pathname;
 
 /** Debian 12's python3-googleapi is 1.7.12: its build() has no client_options and downloads the

@@ -4,7 +4,7 @@
 // token endpoint, the day's events and the free/busy answer. A client whose libraries are not
 // installed is skipped with the reason printed; any other failure exits 1.
 //
-// Two programs run a second time in a workspace of the same service (CONTRACT §15), each the way
+// Two programs run a second time in a workspace of the same service (docs/workspaces.md), each the way
 // its client can reach one by its root URL alone: Python's at the workspace's prefix
 // `{base}/w/{id}`, Node's at the workspace's own port (googleapis keeps only the origin of a
 // client-wide rootUrl, so it cannot take a prefix).

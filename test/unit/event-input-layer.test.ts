@@ -1,4 +1,4 @@
-// Where Event input validation sits (issue 16 part 3): src/events/ is below both the calendar API
+// Where Event input validation sits: src/events/ is below both the calendar API
 // and the fixture loader, so it imports neither them nor HTTP, and the fixture loader reaches
 // event validation without going through the calendar API; the writes and series revision import
 // each other in one direction only. Reads the import lines of src/ (type imports included).

@@ -1,5 +1,5 @@
 // Google's official Node client (googleapis, with gaxios under it) against the usage limits of
-// CONTRACT §18: what its own retry logic does with the service's 429 and 403 answers. gaxios
+// docs/usage-limits.md: what its own retry logic does with the service's 429 and 403 answers. gaxios
 // retries 429 (and 5xx) on GET by default and never 403 unless told to (its retry config,
 // `statusCodesToRetry`); googleapis turns retries on for every call. A retry hook of the client
 // (`onRetryAttempt`) moves the service clock a minute, so the retry finds room in the window, and

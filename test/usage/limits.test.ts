@@ -1,4 +1,4 @@
-// Usage limits as Google enforces them, and GET /__svc/usage (CONTRACT §18), over raw HTTP.
+// Usage limits as Google enforces them, and GET /__svc/usage (docs/usage-limits.md), over raw HTTP.
 // Google: 10,000 requests a minute per project and 600 per user per project, over a sliding
 // window; over either, "a 403 usageLimits status code or a 429 usageLimits status code"
 // (https://developers.google.com/workspace/calendar/api/guides/quota). The service answers the

@@ -1,4 +1,4 @@
-// The usage limits' options (CONTRACT §18) and their per-minute windows (src/usage/): Google's
+// The usage limits' options (docs/usage-limits.md) and their per-minute windows (src/usage/): Google's
 // numbers by default, per-second buckets, and a bounded number of keys.
 
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Checkpoints (CONTRACT §15): take one, run a scenario, restore, and every read answers as it did;
+// Checkpoints (docs/workspaces.md): take one, run a scenario, restore, and every read answers as it did;
 // tokens issued after the checkpoint are refused; the clock, journal, fault rules and outbox stay.
 
 import assert from 'node:assert/strict';

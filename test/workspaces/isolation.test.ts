@@ -1,4 +1,4 @@
-// Isolation, adversarially (CONTRACT §15): random operations run in several workspaces of one
+// Isolation, adversarially (docs/workspaces.md): random operations run in several workspaces of one
 // service at once, interleaved, and each workspace is checked against a fresh service of its own
 // that was fed the same operations one after another. Whatever one workspace did must show
 // nowhere else: its events (ids chosen to collide across workspaces), its journal entries, fault

@@ -1,4 +1,4 @@
-// Deleting a workspace frees its memory (CONTRACT §15 "Bounded"): creating and deleting 1,000
+// Deleting a workspace frees its memory (docs/workspaces.md "Bounded"): creating and deleting 1,000
 // workspaces leaves the resident set within 20 MB of where it was. Earlier rounds of the same
 // bring the process to its steady state (V8 keeps the heap pages it grew to, and code is
 // compiled on first use), so the last round measures what deleting gives back; a workspace

@@ -1,5 +1,5 @@
 // Workspaces on a database file survive a restart, SIGKILL included, like the root's data
-// (CONTRACT §15 "Persistence"); under :memory: they live as long as the process. A deleted
+// (docs/workspaces.md "Persistence"); under :memory: they live as long as the process. A deleted
 // workspace stays deleted.
 
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Workspaces (CONTRACT §15): the API that creates, lists and deletes them, every surface under
+// Workspaces (docs/workspaces.md): the API that creates, lists and deletes them, every surface under
 // a workspace's prefix and on its own port, URLs that carry the prefix, and tokens that work
 // only where they were issued. Each on both stores.
 
@@ -21,7 +21,7 @@ async function startFor(t: { after(fn: () => unknown): void }, backend: (typeof 
 
 for (const backend of BACKENDS) {
   describe(`workspaces API (${backend})`, { skip: skipUnless(backend) }, () => {
-    it('creates, lists and deletes workspaces, with the errors of CONTRACT §15', async (t) => {
+    it('creates, lists and deletes workspaces, with the errors of docs/workspaces.md', async (t) => {
       const url = await startFor(t, backend, { maxWorkspaces: 2 });
       const created = await postJson(`${url}/__svc/workspaces`, { id: 'w-1' });
       assert.equal(created.status, 201);
@@ -137,7 +137,7 @@ for (const backend of BACKENDS) {
       assert.equal((await call(`${base}/__svc/channels`)).json.channels.length, 1);
       assert.equal((await call(`${url}/__svc/channels`)).json.channels.length, 0);
 
-      // The management paths of §5 and §8–§13 act on the workspace alone.
+      // The management paths (docs/management-api.md) act on the workspace alone.
       const rule = await postJson(`${base}/__svc/faults`, { match: { method: 'calendar.events.list' }, error: 'backendError' });
       assert.equal(rule.status, 201);
       assert.equal((await api(base, token.access_token, 'calendars/primary/events')).status, 500);
@@ -160,7 +160,7 @@ for (const backend of BACKENDS) {
       assert.equal((await postJson(`${base}/__svc/fixtures`, exported.json)).status, 200);
       assert.equal((await call(`${base}/__svc/connections`)).json.connections.length, 0, 'the fixture load ended the connection');
       assert.equal((await call(`${base}/__svc/reset`, { method: 'POST' })).status, 204);
-      // Unrouted paths are §6's, in the workspace as at the root.
+      // Unrouted paths answer as docs/calendar-api.md says, in the workspace as at the root.
       assert.equal((await call(`${base}/nowhere`)).status, 501);
     });
 

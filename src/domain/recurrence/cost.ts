@@ -14,7 +14,7 @@
 // lines together are capped as one line is (MAX_SERIES_CANDIDATES), and so are the number of
 // lines and of listed dates: without these, 120 lines each under the per-line cap made one week
 // of the series cost more than a request's whole step budget, for its owner and for every test
-// user it invites (CONTRACT §19). rrule.ts parseRecurrence refuses an event over any of them,
+// user it invites (SECURITY.md). rrule.ts parseRecurrence refuses an event over any of them,
 // at write time as 400 invalid, and on every read of one stored before the caps.
 //
 // Per request: the step budget (MAX_EXPANSION_STEPS) bounds how many periods and candidates one
@@ -127,8 +127,8 @@ export function periodCandidateBound(r: RRule): number {
  * of work: one per rule period stepped through (including skipped days) and one per candidate a
  * period builds, counted before the candidates are built. Without it a rule that is valid but
  * never or rarely matches at a fine frequency (`FREQ=SECONDLY;BYSECOND=0;BYSETPOS=2;UNTIL=9999...`)
- * walks billions of periods (issue 8), and a rule whose periods are large (at most
- * MAX_PERIOD_CANDIDATES each) repeats them over a long window (issue 15); either would stall the
+ * walks billions of periods, and a rule whose periods are large (at most
+ * MAX_PERIOD_CANDIDATES each) repeats them over a long window; either would stall the
  * single-threaded service.
  */
 const MAX_EXPANSION_STEPS = 1_000_000;

@@ -1,6 +1,6 @@
 // A series' instances with its stored exceptions applied: modified instances (own times) and
 // cancelled ones, each keyed by the original start of the occurrence it replaces (Google's
-// recurringEventId + originalStartTime, BEHAVIOUR.md §2.3).
+// recurringEventId + originalStartTime, https://developers.google.com/workspace/calendar/api/guides/recurringevents).
 
 import type { OccurrenceKey, Series } from './series.ts';
 import type { ExpandOptions } from './window.ts';

@@ -1,4 +1,4 @@
-// Google's instance identity (BEHAVIOUR.md §2.3): an instance of a recurring event is named
+// Google's instance identity (https://developers.google.com/workspace/calendar/api/guides/recurringevents): an instance of a recurring event is named
 // `<eventId>_<YYYYMMDDTHHMMSSZ>` (timed series: its original start in UTC) or
 // `<eventId>_<YYYYMMDD>` (all-day series: its original date).
 

@@ -270,7 +270,7 @@ function parseDateList(name: string, params: ReadonlyMap<string, string>, value:
     if (v.kind === 'date' && tzid !== undefined) {
       throw new RecurrenceError('TZID', `${name} TZID cannot qualify DATE value "${item}"`);
     }
-    // Google: EXDATE/RDATE must be dates for all-day series (CONCEPTS, BEHAVIOUR.md §2.3).
+    // Google: EXDATE/RDATE must be dates for all-day series (https://developers.google.com/workspace/calendar/api/concepts/events-calendars, https://developers.google.com/workspace/calendar/api/guides/recurringevents).
     if (options.allDay && v.kind !== 'date') {
       throw new RecurrenceError(name, `${name} value "${item}" must be a DATE (YYYYMMDD) for an all-day event`);
     }

@@ -2,7 +2,7 @@
 // a database written before a cap that now refuses it), or expanding it over the window asked for
 // needs more than the request's step budget (ExpansionBudgetError). The caller decides what that
 // means for its answer: the Calendar API's 400 invalid, an incremental sync's 410
-// fullSyncRequired, the inspector view's marked series (CONTRACT §19).
+// fullSyncRequired, the inspector view's marked series (SECURITY.md).
 
 import { ExpansionBudgetError } from './cost.ts';
 import { RecurrenceError } from './rrule.ts';

@@ -142,7 +142,7 @@ class TimeZoneError extends Error {
 // from it once per BLOCK of time: a block is probed every PROBE_STEP, and where two probes differ
 // the transition between them is found to the second. A lookup is then a map read, whatever
 // instants are asked for: a rule expanded over years asks for a new hour at nearly every
-// occurrence, and reading Intl for each (about 10 µs) made such a series cost seconds (issue 15).
+// occurrence, and reading Intl for each (about 10 µs) made such a series cost seconds.
 //
 // Probing every two days finds every transition as long as a zone never changes offset and back
 // within two days; in the tz database the closest pair since 1900 is four days apart
@@ -327,7 +327,7 @@ function formatRfc3339Utc(instant: number): string {
 
 /**
  * RFC 3339 timestamp with `zone`'s offset at that instant (`2026-10-19T10:00:00+09:00`).
- * UTC zones render `Z`, as Google does for calendars in UTC (BEHAVIOUR.md §2.1).
+ * UTC zones render `Z`, as Google does for calendars in UTC (https://developers.google.com/workspace/calendar/api/v3/reference/events).
  */
 export function formatRfc3339InZone(instant: number, zone: string): string {
   const c = zoneCache(zone);
@@ -341,7 +341,7 @@ export function formatRfc3339InZone(instant: number, zone: string): string {
   // A zero offset is written `Z` whatever the zone (Europe/London in winter as UTC): Google's
   // JSON dates come from one RFC 3339 writer that spells a zero shift `Z`
   // (https://github.com/googleapis/google-http-java-client, DateTime.toStringRfc3339), and a
-  // UTC calendar's events read `…T21:30:00Z` (BEHAVIOUR.md §2.1). For a named zone other than
+  // UTC calendar's events read `…T21:30:00Z` (https://developers.google.com/workspace/calendar/api/v3/reference/events). For a named zone other than
   // UTC this is a choice: no capture of a London-winter event was found.
   if (shownOffset === 0) return formatRfc3339Utc(at);
   return formatWallFields(msToWall(at + shownOffset)) + formatOffset(shownOffset);
