@@ -149,7 +149,7 @@ function clientSecretHash(client: JsonRecord, path: string): string {
   return Buffer.from(hex, 'hex').toString('base64url');
 }
 
-// The spec's rule for registered redirect URIs: absolute http(s), no fragment, no userinfo.
+// docs/fixtures.md's rule for registered redirect URIs: absolute http(s), no fragment, no userinfo.
 function redirectUri(value: unknown, path: string): string {
   // Checked before parsing: the URL parser drops tabs and newlines silently.
   const text = identifier(value, path);

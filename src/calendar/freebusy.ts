@@ -1,4 +1,4 @@
-// freebusy.query, POST /calendar/v3/freeBusy (spec "FreeBusy request and response",
+// freebusy.query, POST /calendar/v3/freeBusy (docs/calendar-api.md, "FreeBusy request and response",
 // https://developers.google.com/workspace/calendar/api/v3/reference/freebusy/query, docs/calendar-api.md).
 //
 // - Any workspace calendar is readable by id (busy times only); `primary` is the caller's own

@@ -3,7 +3,7 @@
 // route does the same three steps, in Google's order:
 //   1. bearer authentication (401 authError, docs/calendar-api.md): the Authorization header or, without
 //      one, `access_token` or `oauth_token` in the query (docs/calendar-api.md#browser-apps);
-//   2. the scope check, from the spec's table in scopes.ts (403 insufficientPermissions);
+//   2. the scope check, from docs/calendar-api.md's table in scopes.ts (403 insufficientPermissions);
 //   3. the system parameters (https://developers.google.com/workspace/calendar/api/v3/reference): `alt` must be json, `fields` must parse and name
 //      only members of the method's response (fields.ts);
 //      `prettyPrint`, `quotaUser`, `userIp` and `key` never fail, and `key` never stands in for

@@ -1,4 +1,4 @@
-// Which OAuth scope allows which calendar operation: the spec's "Supported scopes" table, as data
+// Which OAuth scope allows which calendar operation: docs/oauth.md's "Supported scopes" table, as data
 // (one route table per surface, readable top to bottom). Operations are named by Google's method ids (`calendar.events.insert`),
 // the same names the route table in routes.ts uses. A token passes when any one of its scopes
 // lists the operation; otherwise 403 insufficientPermissions (docs/calendar-api.md).

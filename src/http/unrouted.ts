@@ -1,4 +1,4 @@
-// docs/calendar-api.md: every path or method that is not routed answers 501 with the spec's body.
+// docs/calendar-api.md: every path or method that is not routed answers 501 with docs/calendar-api.md's body.
 
 import { json } from './result.ts';
 import type { Result } from './result.ts';

@@ -1,4 +1,4 @@
-// GET and POST /oauth/authorize (RFC 6749 §4.1.1-§4.1.2, spec "GET /oauth/authorize",
+// GET and POST /oauth/authorize (RFC 6749 §4.1.1-§4.1.2, docs/oauth.md, "GET /oauth/authorize",
 // docs/oauth.md). Every validation error is a 400 JSON answer to the browser and never a redirect:
 // the redirect URI is only trusted once the request is fully valid (RFC 6749 §4.1.2.1).
 
@@ -32,7 +32,7 @@ const KNOWN_PARAMETERS = new Set([
   'include_granted_scopes',
 ]);
 
-/** The consent page is always shown, so only prompts that ask for it are accepted (spec). */
+/** The consent page is always shown, so only prompts that ask for it are accepted (docs/oauth.md). */
 const ACCEPTED_PROMPTS = new Set(['consent', 'select_account', 'consent select_account', 'select_account consent']);
 
 export function showConsent(ctx: OAuthContext, req: ApiRequest): Result {
@@ -65,7 +65,7 @@ function validateAuthorizationRequest(ctx: OAuthContext, query: URLSearchParams)
   if (!client) throw new OAuthError('invalid_client', 'Unknown client.');
   const redirectUri = query.get('redirect_uri');
   if (!redirectUri) throw new OAuthError('invalid_request', 'Missing required parameter: redirect_uri.');
-  // Exact string match: no wildcard ports, no trailing-slash or case normalisation (spec).
+  // Exact string match: no wildcard ports, no trailing-slash or case normalisation (docs/oauth.md).
   if (!client.redirectUris.includes(redirectUri)) throw new OAuthError('invalid_request', 'Unregistered redirect URI.');
   // The answer to the consent is a Location header, which holds visible ASCII only: a URI that
   // cannot go there (registered before fixtures refused such URIs) is refused before anything

@@ -1,4 +1,4 @@
-// Bearer authentication for the calendar API and /userinfo (spec "Authentication"): the token that
+// Bearer authentication for the calendar API and /userinfo (docs/oauth.md, "Authentication"): the token that
 // bearerToken reads (RFC 6750 §2.1 header, or the query forms of docs/calendar-api.md#browser-apps) is looked up by its
 // SHA-256 hash; a missing, malformed, unknown, expired or revoked token is 401 authError
 // (docs/calendar-api.md). Expiry reads the service clock.

@@ -1,4 +1,4 @@
-// Client authentication at the token endpoint (spec "Client authentication", RFC 6749 §2.3.1):
+// Client authentication at the token endpoint (docs/oauth.md, "Client authentication", RFC 6749 §2.3.1):
 // client_secret_basic or client_secret_post, the Authorization header winning when both come.
 // Secrets are stored as SHA-256 digests and compared in constant time.
 

@@ -1,10 +1,10 @@
-// The one error type of the OAuth surface (RFC 6749 §4.1.2.1, §5.2 and the spec's OAuth error
+// The one error type of the OAuth surface (RFC 6749 §4.1.2.1, §5.2 and docs/oauth.md's OAuth error
 // table): a closed union of codes, each with its fixed HTTP status. Handlers throw OAuthError;
 // renderOAuthError in src/oauth/routes.ts is the only place that turns it into a response.
 
 export const OAUTH_ERROR_STATUS = {
   invalid_request: 400,
-  invalid_client: 400, // the spec's table says 400 for a failed client authentication, Basic included
+  invalid_client: 400, // docs/oauth.md's error table says 400 for a failed client authentication, Basic included
   invalid_grant: 400,
   invalid_scope: 400,
   unsupported_response_type: 400,

@@ -1,4 +1,4 @@
-// The OAuth state that lives in memory only (spec: pending consents and authorization codes are
+// The OAuth state that lives in memory only (docs/oauth.md: pending consents and authorization codes are
 // not persisted across restart): both keyed by the SHA-256 of their secret, so even a heap dump
 // holds no usable nonce or code. Expired entries are deleted on the service clock as the maps are
 // used, a few at a time; no timer keeps the process alive.
@@ -137,7 +137,7 @@ export class PendingConsents {
   }
 }
 
-/** What an authorization code is bound to (spec "Authorization code", RFC 6749 §4.1.3). */
+/** What an authorization code is bound to (docs/oauth.md, "Authorization code", RFC 6749 §4.1.3). */
 export interface CodeGrant extends Expiring {
   connection: ConnectionRecord;
   redirectUri: string;

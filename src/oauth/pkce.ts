@@ -1,4 +1,4 @@
-// PKCE with the S256 method only (RFC 7636; the spec rejects `plain`).
+// PKCE with the S256 method only (RFC 7636; docs/oauth.md rejects `plain`).
 
 import { createHash } from 'node:crypto';
 import { safeEqual } from '../crypto.ts';

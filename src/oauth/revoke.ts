@@ -1,4 +1,4 @@
-// POST /oauth/revoke (RFC 7009, spec "POST /oauth/revoke", docs/oauth.md): no client
+// POST /oauth/revoke (RFC 7009, docs/oauth.md, "POST /oauth/revoke", docs/oauth.md): no client
 // authentication; a valid access or refresh token revokes its whole connection; an unknown token
 // is not an error (RFC 7009 §2.2), so the answer does not tell whether a token existed.
 

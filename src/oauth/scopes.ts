@@ -1,11 +1,11 @@
-// The spec's "Supported scopes": every scope an authorization request may ask for. Requesting
+// docs/oauth.md's "Supported scopes": every scope an authorization request may ask for. Requesting
 // anything else is 400 invalid_scope. The per-operation calendar table lives in
 // src/calendar/scopes.ts; this file only says which strings exist and which open /userinfo.
 
-/** The spec's `{scope_prefix}` with the provider host googleapis.com. */
+/** docs/oauth.md's `{scope_prefix}` with the provider host googleapis.com. */
 export const SCOPE_PREFIX = 'https://www.googleapis.com/auth/';
 
-/** Calendar scope suffixes (spec "Calendar scopes"). */
+/** Calendar scope suffixes (docs/oauth.md, "Calendar scopes"). */
 export const CALENDAR_SCOPE_SUFFIXES = [
   'calendar',
   'calendar.readonly',

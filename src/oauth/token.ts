@@ -1,7 +1,7 @@
-// POST /oauth/token (RFC 6749 §4.1.3, §6; RFC 7636 §4.6; spec "POST /oauth/token", docs/oauth.md).
+// POST /oauth/token (RFC 6749 §4.1.3, §6; RFC 7636 §4.6; docs/oauth.md, "POST /oauth/token", docs/oauth.md).
 // The body is always read as a form, whatever the Content-Type says: a JSON body therefore
 // carries no form credentials (invalid_client) and, with Basic credentials, no grant_type
-// (unsupported_grant_type), as the spec's "Client authentication" rule 5 asks.
+// (unsupported_grant_type), as docs/oauth.md's "Client authentication" rule 5 asks.
 
 import { faulted } from '../faults/intercept.ts';
 import type { ApiRequest, RequestTrace } from '../http/request.ts';

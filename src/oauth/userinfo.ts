@@ -1,4 +1,4 @@
-// GET /userinfo (spec "Profile response"): claims chosen by the token's scopes. Errors use
+// GET /userinfo (docs/oauth.md, "Profile response"): claims chosen by the token's scopes. Errors use
 // Google's envelope, like the calendar API, since Google's userinfo endpoint answers that way.
 
 import { googleErrors } from '../api/google-error.ts';

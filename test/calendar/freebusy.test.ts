@@ -1,4 +1,4 @@
-// freebusy.query (spec "FreeBusy request and response", https://developers.google.com/workspace/calendar/api/v3/reference/freebusy/query,
+// freebusy.query (docs/calendar-api.md, "FreeBusy request and response", https://developers.google.com/workspace/calendar/api/v3/reference/freebusy/query,
 // docs/calendar-api.md): the default-fixture case, merging and clipping, recurring and all-day events,
 // transparency and cancellation, unknown ids, limits and errors, and writes showing at once.
 
@@ -21,7 +21,7 @@ describe('freebusy.query on the default fixture', () => {
   const query = (body: object, tok = token) => api(service.url, tok, 'freeBusy', { method: 'POST', body });
   const DAY = { timeMin: '2026-10-19T00:00:00+09:00', timeMax: '2026-10-20T00:00:00+09:00' };
 
-  test('the spec case: one interval 10:00-11:00 in Asia/Tokyo (transparent and cancelled events ignored)', async () => {
+  test('docs/calendar-api.md case: one interval 10:00-11:00 in Asia/Tokyo (transparent and cancelled events ignored)', async () => {
     const answer = await query({ ...DAY, timeZone: 'Asia/Tokyo', items: [{ id: 'primary' }] });
     assert.equal(answer.status, 200, answer.text);
     assert.deepEqual(answer.json, {

@@ -1,5 +1,5 @@
-// The spec's scope table: nine calendar scopes against the operations. The expected matrix is
-// written out here again from the spec, independently of src/calendar/scopes.ts, so a wrong entry
+// docs/oauth.md's scope table: nine calendar scopes against the operations. The expected matrix is
+// written out here again from docs/oauth.md, independently of src/calendar/scopes.ts, so a wrong entry
 // in either fails.
 
 import assert from 'node:assert/strict';
@@ -39,7 +39,7 @@ const SPEC: Record<string, string[]> = {
 };
 
 describe('scope table (unit)', () => {
-  it('has exactly the nine calendar scopes of the spec', () => {
+  it('has exactly the nine calendar scopes of docs/oauth.md', () => {
     assert.deepEqual([...CALENDAR_SCOPE_TABLE.keys()].sort(), Object.keys(SPEC).sort());
   });
 

@@ -48,7 +48,7 @@ describe('router', () => {
 });
 
 describe('unrouted requests', () => {
-  it('answer 501 with the spec body anywhere', async (t) => {
+  it('answer 501 with docs/calendar-api.md body anywhere', async (t) => {
     const url = await startService(t);
     for (const [method, path] of [
       ['GET', '/'],

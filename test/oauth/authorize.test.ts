@@ -1,4 +1,4 @@
-// GET /oauth/authorize: every parameter rule and error row of the spec, in the order docs/oauth.md gives,
+// GET /oauth/authorize: every parameter rule and error row of docs/oauth.md, in the order docs/oauth.md gives,
 // the consent page of docs/oauth.md, and the pending-consent limits.
 
 import assert from 'node:assert/strict';

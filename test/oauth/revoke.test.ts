@@ -1,4 +1,4 @@
-// POST /oauth/revoke (RFC 7009; spec "POST /oauth/revoke"; docs/oauth.md) and the other ways a
+// POST /oauth/revoke (RFC 7009; docs/oauth.md, "POST /oauth/revoke"; docs/oauth.md) and the other ways a
 // connection ends: management revoke, user deletion, reset and fixture load.
 
 import assert from 'node:assert/strict';

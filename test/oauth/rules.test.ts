@@ -57,7 +57,7 @@ describe('escapeHtml', () => {
 });
 
 describe('scopes', () => {
-  it('the prefix and the supported list of the spec', () => {
+  it('the prefix and the supported list of docs/oauth.md', () => {
     assert.equal(SCOPE_PREFIX, 'https://www.googleapis.com/auth/');
     assert.equal(SUPPORTED_SCOPES.size, 14);
     for (const scope of ['openid', 'email', 'profile', `${SCOPE_PREFIX}userinfo.email`, `${SCOPE_PREFIX}calendar.events.freebusy`]) {
@@ -107,7 +107,7 @@ describe('the OAuth surface error renderer', () => {
     assert.deepEqual(logged, [fault]);
   });
 
-  it('the OAuth error codes have the statuses of the spec', () => {
+  it('the OAuth error codes have the statuses of docs/oauth.md', () => {
     assert.deepEqual(
       Object.entries(OAUTH_ERROR_STATUS).filter(([, status]) => status !== 400),
       [['forbidden', 403], ['rateLimitExceeded', 429]],

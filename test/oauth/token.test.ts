@@ -76,7 +76,7 @@ async function userinfoStatus(accessToken: string): Promise<number> {
 }
 
 describe('authorization_code grant', () => {
-  it('answers the token response of the spec, exactly, with no-store and no-cache', async () => {
+  it('answers the token response of docs/oauth.md, exactly, with no-store and no-cache', async () => {
     const res = await exchange(await newCode({ scope: 'calendar openid calendar email', offline: true }));
     assert.equal(res.status, 200, res.text);
     assert.equal(res.headers.get('cache-control'), 'no-store');

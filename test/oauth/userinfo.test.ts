@@ -1,4 +1,4 @@
-// GET /userinfo (spec "Profile response") and bearer authentication (spec "Authentication",
+// GET /userinfo (docs/oauth.md, "Profile response") and bearer authentication (docs/oauth.md, "Authentication",
 // docs/calendar-api.md): claims by scope, the 401 and 403 envelopes, expiry by the service clock.
 
 import assert from 'node:assert/strict';

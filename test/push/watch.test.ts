@@ -573,7 +573,7 @@ describe('delivery through the service', () => {
 });
 
 describe('scopes', () => {
-  it('watch needs a scope that allows the matching list operation; stop is allowed by each scope the spec lists', async (t) => {
+  it('watch needs a scope that allows the matching list operation; stop is allowed by each scope docs/calendar-api.md lists', async (t) => {
     const { url, hook } = await setup(t);
     const cases: Array<[string, { events: boolean; list: boolean; stop: boolean }]> = [
       ['calendar', { events: true, list: true, stop: true }],
