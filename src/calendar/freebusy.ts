@@ -111,7 +111,7 @@ function busyAnswer(
     calendar,
     from,
     to,
-    ['busy', zone],
+    `busy ${zone}`,
     () => {
       const stepsBefore = work.remaining;
       const expansion = expandWindow(call.app.store, calendar, from, to, {

@@ -91,11 +91,13 @@ export function keptWindowValue<T>(
   calendar: CalendarRecord,
   from: number,
   to: number,
-  key: readonly unknown[],
+  key: string,
   derive: () => { expansion: ExpandedWindow; value: T; size: number },
   usable: (value: T) => boolean = () => true,
 ): T {
-  const fullKey = JSON.stringify([workspaceGeneration(app.store), calendar.id, calendar.seq, calendar.timeZone, from, to, ...key]);
+  // Built with a template rather than JSON.stringify of an array: this runs for every calendar of
+  // every freeBusy request. Only the calendar id may hold any character, and it is quoted.
+  const fullKey = `${workspaceGeneration(app.store)} ${calendar.seq} ${from} ${to} ${calendar.timeZone} ${JSON.stringify(calendar.id)} ${key}`;
   const found = cache.entries.get(fullKey);
   if (found !== undefined && stillGood(app, calendar, found, from, to) && usable(found.value as T)) return found.value as T;
   const { expansion, value, size } = derive();
@@ -121,7 +123,8 @@ export function expandWindowCached(
   to: number,
   options: Omit<WindowOptions, 'accept' | 'budget'>,
 ): ExpandedWindow {
-  const key = [
+  const key = JSON.stringify([
+    'window',
     options.seriesTo ?? null,
     options.seriesId ?? null,
     options.showDeleted,
@@ -130,7 +133,7 @@ export function expandWindowCached(
     options.strict === true,
     options.inclusiveStart === true,
     options.skipUnexpandable === true,
-  ];
+  ]);
   return keptWindowValue(app, cache, calendar, from, to, key, () => {
     const expansion = expandWindow(app.store, calendar, from, to, options);
     return { expansion, value: expansion, size: expansion.occurrences.length };
