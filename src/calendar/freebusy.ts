@@ -105,6 +105,7 @@ function busyAnswer(
   budget: number,
   work: ExpansionBudget,
 ): BusyAnswer {
+  let computed = false;
   const answer = keptWindowValue(
     call.app,
     call.caches.windows,
@@ -113,6 +114,7 @@ function busyAnswer(
     to,
     `busy ${zone}`,
     () => {
+      computed = true;
       const stepsBefore = work.remaining;
       const expansion = expandWindow(call.app.store, calendar, from, to, {
         showDeleted: false,
@@ -137,6 +139,8 @@ function busyAnswer(
     },
     (kept) => kept.expanded <= budget && kept.steps <= work.remaining,
   );
+  // A kept answer took no steps now: it is charged what computing it took.
+  if (!computed) work.remaining -= answer.steps;
   return answer;
 }
 
@@ -188,10 +192,7 @@ export const freebusyQuery: CalendarHandler = (call) => {
       continue;
     }
     try {
-      const stepsBefore = work.remaining;
       const answer = busyAnswer(call, calendar, from, to, zone, budget, work);
-      // A kept answer took no steps now: charge what computing it took.
-      if (work.remaining === stepsBefore) work.remaining -= answer.steps;
       budget -= answer.expanded;
       calendars[id] = answer.text;
     } catch (error) {
