@@ -25,12 +25,14 @@ import { DateTimeError, parseRfc3339 } from '../domain/time/datetime.ts';
 import { expansionBudget } from '../domain/recurrence/expand.ts';
 import type { ExpansionBudget } from '../domain/recurrence/expand.ts';
 import { MS_PER_DAY, formatRfc3339InZone, isValidTimeZone } from '../domain/time/zones.ts';
-import type { CalendarRecord, Json, JsonObject, Store } from '../store/store.ts';
+import type { CalendarRecord, Json, JsonObject } from '../store/store.ts';
 import type { CalendarHandler } from './context.ts';
 import { PRIMARY_ALIAS, resolveOwnedCalendar } from './calendars.ts';
 import { ExpansionLimitError, expandWindow } from '../events/occurrences.ts';
 import { entryOf } from '../events/invitations.ts';
-import { respond } from './respond.ts';
+import { respondText } from './respond.ts';
+import { keptWindowValue } from './window-cache.ts';
+import type { CalendarCall } from './context.ts';
 import { invalidLocatedMember } from '../api/body-rules.ts';
 import { assertArray, assertInteger, assertObject, assertString, isJsonObject } from '../validation.ts';
 import type { Fail, JsonRecord } from '../validation.ts';
@@ -79,36 +81,67 @@ function calendarError(reason: string, domain = 'global'): JsonObject {
   return { errors: [{ domain, reason }], busy: [] };
 }
 
+/** One calendar's answer (`{"busy":[…]}`) and what computing it counted against the request's budgets. */
+interface BusyAnswer {
+  readonly text: Buffer;
+  /** Events and instances expanded (MAX_INSTANCES). */
+  readonly expanded: number;
+  /** Rule-expansion steps taken (MAX_EXPANSION_STEPS). */
+  readonly steps: number;
+}
+
 /**
- * Busy intervals of one calendar over [from, to), merged and clipped, in time order, with the
- * number of events and instances expanded for them (counted against the request's budget).
+ * One calendar's busy intervals over [from, to), merged and clipped, in time order, written in
+ * `zone`; kept in the window cache while no write may change them. A kept answer is used only
+ * when the request's budgets still hold what computing it took, and is charged to them, so a
+ * request fails exactly where computing every calendar anew would.
  */
-function busyIntervals(
-  store: Store,
+function busyAnswer(
+  call: CalendarCall,
   calendar: CalendarRecord,
   from: number,
   to: number,
+  zone: string,
   budget: number,
   work: ExpansionBudget,
-): { intervals: Array<[number, number]>; expanded: number } {
-  const { occurrences } = expandWindow(store, calendar, from, to, {
-    showDeleted: false,
-    limit: budget,
-    strict: true,
-    budget: work,
-    // Event.transparency: "transparent" does not block time (https://developers.google.com/workspace/calendar/api/v3/reference/events).
-    accept: (record) => record.data.transparency !== 'transparent' && entryOf(record.data, calendar.id)?.responseStatus !== 'declined',
-  });
-  const merged: Array<[number, number]> = [];
-  for (const o of occurrences) {
-    const start = Math.max(o.start, from);
-    const end = Math.min(o.end, to);
-    if (end <= start) continue;
-    const last = merged[merged.length - 1];
-    if (last !== undefined && start <= last[1]) last[1] = Math.max(last[1], end);
-    else merged.push([start, end]);
-  }
-  return { intervals: merged, expanded: occurrences.length };
+): BusyAnswer {
+  let computed = false;
+  const answer = keptWindowValue(
+    call.app,
+    call.caches.windows,
+    calendar,
+    from,
+    to,
+    `busy ${zone}`,
+    () => {
+      computed = true;
+      const stepsBefore = work.remaining;
+      const expansion = expandWindow(call.app.store, calendar, from, to, {
+        showDeleted: false,
+        limit: budget,
+        strict: true,
+        budget: work,
+        // Event.transparency: "transparent" does not block time (https://developers.google.com/workspace/calendar/api/v3/reference/events).
+        accept: (record) => record.data.transparency !== 'transparent' && entryOf(record.data, calendar.id)?.responseStatus !== 'declined',
+      });
+      const merged: Array<[number, number]> = [];
+      for (const o of expansion.occurrences) {
+        const start = Math.max(o.start, from);
+        const end = Math.min(o.end, to);
+        if (end <= start) continue;
+        const last = merged[merged.length - 1];
+        if (last !== undefined && start <= last[1]) last[1] = Math.max(last[1], end);
+        else merged.push([start, end]);
+      }
+      const busy: Json[] = merged.map(([start, end]) => ({ start: formatRfc3339InZone(start, zone), end: formatRfc3339InZone(end, zone) }));
+      const value = { text: Buffer.from(JSON.stringify({ busy }), 'utf8'), expanded: expansion.occurrences.length, steps: stepsBefore - work.remaining };
+      return { expansion, value, size: merged.length };
+    },
+    (kept) => kept.expanded <= budget && kept.steps <= work.remaining,
+  );
+  // A kept answer took no steps now: it is charged what computing it took.
+  if (!computed) work.remaining -= answer.steps;
+  return answer;
 }
 
 export const freebusyQuery: CalendarHandler = (call) => {
@@ -139,7 +172,8 @@ export const freebusyQuery: CalendarHandler = (call) => {
   const ids = requestedIds(body);
 
   const { store } = call.app;
-  const calendars: JsonObject = {};
+  // Each calendar's answer: its JSON text, or an error entry.
+  const calendars: Record<string, Buffer | JsonObject> = {};
   let budget = MAX_INSTANCES;
   // The rule-expansion steps of every calendar together (MAX_EXPANSION_STEPS).
   const work = expansionBudget();
@@ -157,25 +191,31 @@ export const freebusyQuery: CalendarHandler = (call) => {
       calendars[id] = calendarError('notFound');
       continue;
     }
-    let intervals: Array<[number, number]>;
     try {
-      const result = busyIntervals(store, calendar, from, to, budget, work);
-      intervals = result.intervals;
-      budget -= result.expanded;
+      const answer = busyAnswer(call, calendar, from, to, zone, budget, work);
+      budget -= answer.expanded;
+      calendars[id] = answer.text;
     } catch (error) {
       if (error instanceof ExpansionLimitError) {
         throw googleErrors.invalid(`The query would expand more than ${MAX_INSTANCES} events; narrow timeMin/timeMax or ask for fewer calendars.`, 'timeMax');
       }
       throw error;
     }
-    const busy: Json[] = intervals.map(([start, end]) => ({ start: formatRfc3339InZone(start, zone), end: formatRfc3339InZone(end, zone) }));
-    calendars[id] = { busy };
   }
-  const response: JsonObject = {
-    kind: 'calendar#freeBusy',
-    timeMin: new Date(from).toISOString(),
-    timeMax: new Date(to).toISOString(),
-    calendars,
-  };
-  return respond(call, response);
+  // The calendars' answers are JSON text already: the body is written around them, as parts, in
+  // the order JSON.stringify would give the object's members.
+  let text = `{"kind":"calendar#freeBusy","timeMin":"${new Date(from).toISOString()}","timeMax":"${new Date(to).toISOString()}","calendars":{`;
+  const parts: Buffer[] = [];
+  for (const [i, id] of Object.keys(calendars).entries()) {
+    const answer = calendars[id] as Buffer | JsonObject;
+    text += `${i === 0 ? '' : ','}${JSON.stringify(id)}:`;
+    if (Buffer.isBuffer(answer)) {
+      parts.push(Buffer.from(text, 'utf8'), answer);
+      text = '';
+    } else {
+      text += JSON.stringify(answer);
+    }
+  }
+  parts.push(Buffer.from(`${text}}}`, 'utf8'));
+  return respondText(call, undefined, parts);
 };

@@ -52,9 +52,20 @@ export const CALENDAR_SCOPE_TABLE: ReadonlyMap<string, readonly CalendarOperatio
   'calendar.events.freebusy': ['calendar.freebusy.query'],
 } satisfies Record<string, readonly CalendarOperation[]>));
 
+/**
+ * The operations a grant allows, by the grant's list: a token's scopes are one frozen list that
+ * every request on it shares (the connection record), so the table is read once per grant, not on
+ * every request.
+ */
+const allowedByGrant = new WeakMap<readonly string[], ReadonlySet<CalendarOperation>>();
+
 /** Whether a token holding `granted` (full scope URLs) may run `operation`. */
 export function scopeAllows(granted: readonly string[], operation: CalendarOperation): boolean {
-  return granted.some(
-    (scope) => scope.startsWith(SCOPE_PREFIX) && (CALENDAR_SCOPE_TABLE.get(scope.slice(SCOPE_PREFIX.length))?.includes(operation) ?? false),
-  );
+  let allowed = allowedByGrant.get(granted);
+  if (allowed === undefined) {
+    allowed = new Set(granted.flatMap((scope) => (scope.startsWith(SCOPE_PREFIX) ? (CALENDAR_SCOPE_TABLE.get(scope.slice(SCOPE_PREFIX.length)) ?? []) : [])));
+    // Only a frozen list cannot change under its entry.
+    if (Object.isFrozen(granted)) allowedByGrant.set(granted, allowed);
+  }
+  return allowed.has(operation);
 }

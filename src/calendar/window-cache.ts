@@ -12,17 +12,23 @@
 // At most WALK_LIMIT changes are looked at per request: an entry left behind by more changes
 // than that catches up over the next requests, answering from a new expansion meanwhile.
 // Expansions with a content filter (q, extended properties, eventTypes, updatedMin) are not
-// kept: a filter is a predicate, with no key.
+// kept: a filter is a predicate, with no key. What a fixed predicate derives from a window (the
+// busy times of freebusy.query) is kept the same way, under its own key (keptWindowValue): a
+// change the predicate rejects still overlaps the window or was shown, or cannot matter.
+// Keys hold the workspace generation and the calendar's sequence, so a workspace replaced or a
+// calendar made anew by another process on the same file (whose replacement no listener here
+// hears) never meets an entry of the one before.
 
 import type { App } from '../app.ts';
 import type { CalendarRecord, EventRecord } from '../store/store.ts';
+import { workspaceGeneration } from '../store/generation.ts';
 import { expandWindow } from '../events/occurrences.ts';
-import type { Occurrence, WindowOptions } from '../events/occurrences.ts';
-
-type Expansion = ReturnType<typeof expandWindow>;
+import type { ExpandedWindow, Occurrence, WindowOptions } from '../events/occurrences.ts';
 
 interface Entry {
-  readonly expansion: Expansion;
+  readonly value: unknown;
+  /** Occurrences it stands for, counted against OCCURRENCE_LIMIT. */
+  readonly size: number;
   /** Ids of the occurrences shown and of the series they belong to. */
   readonly shown: ReadonlySet<string>;
   /** Changes up to this sequence are known not to affect the expansion. */
@@ -75,6 +81,39 @@ function stillGood(app: App, calendar: CalendarRecord, entry: Entry, from: numbe
   return batch.length <= WALK_LIMIT;
 }
 
+/**
+ * What `derive` makes of the calendar's expansion over [from, to), kept under `key` (the
+ * options that shape it) while nothing the expansion shows has changed and `usable` accepts it.
+ */
+export function keptWindowValue<T>(
+  app: App,
+  cache: WindowCache,
+  calendar: CalendarRecord,
+  from: number,
+  to: number,
+  key: string,
+  derive: () => { expansion: ExpandedWindow; value: T; size: number },
+  usable: (value: T) => boolean = () => true,
+): T {
+  // Built with a template rather than JSON.stringify of an array: this runs for every calendar of
+  // every freeBusy request. Only the calendar id may hold any character, and it is quoted.
+  const fullKey = `${workspaceGeneration(app.store)} ${calendar.seq} ${from} ${to} ${calendar.timeZone} ${JSON.stringify(calendar.id)} ${key}`;
+  const found = cache.entries.get(fullKey);
+  if (found !== undefined && stillGood(app, calendar, found, from, to) && usable(found.value as T)) return found.value as T;
+  const { expansion, value, size } = derive();
+  cache.occurrences += size - (found?.size ?? 0);
+  if (cache.occurrences > OCCURRENCE_LIMIT) {
+    clear(cache);
+    cache.occurrences = size;
+  }
+  // Whatever changed after the watermark the expansion did not read, and it shows nothing read
+  // later; past changes already looked at are behind it too.
+  const shown = shownIds(expansion.occurrences);
+  for (const left of expansion.unexpandable) shown.add(left.master.id);
+  cache.entries.set(fullKey, { value, size, shown, checkedTo: Math.max(expansion.watermark, found?.checkedTo ?? 0) });
+  return value;
+}
+
 /** expandWindow over the calendar, from the cache when nothing it shows has changed. */
 export function expandWindowCached(
   app: App,
@@ -83,12 +122,9 @@ export function expandWindowCached(
   from: number,
   to: number,
   options: Omit<WindowOptions, 'accept' | 'budget'>,
-): Expansion {
+): ExpandedWindow {
   const key = JSON.stringify([
-    calendar.id,
-    calendar.timeZone,
-    from,
-    to,
+    'window',
     options.seriesTo ?? null,
     options.seriesId ?? null,
     options.showDeleted,
@@ -98,18 +134,8 @@ export function expandWindowCached(
     options.inclusiveStart === true,
     options.skipUnexpandable === true,
   ]);
-  const found = cache.entries.get(key);
-  if (found !== undefined && stillGood(app, calendar, found, from, to)) return found.expansion;
-  const expansion = expandWindow(app.store, calendar, from, to, options);
-  cache.occurrences += expansion.occurrences.length - (found?.expansion.occurrences.length ?? 0);
-  if (cache.occurrences > OCCURRENCE_LIMIT) {
-    clear(cache);
-    cache.occurrences = expansion.occurrences.length;
-  }
-  // Whatever changed after the watermark the expansion did not read, and it shows nothing read
-  // later; past changes already looked at are behind it too.
-  const shown = shownIds(expansion.occurrences);
-  for (const left of expansion.unexpandable) shown.add(left.master.id);
-  cache.entries.set(key, { expansion, shown, checkedTo: Math.max(expansion.watermark, found?.checkedTo ?? 0) });
-  return expansion;
+  return keptWindowValue(app, cache, calendar, from, to, key, () => {
+    const expansion = expandWindow(app.store, calendar, from, to, options);
+    return { expansion, value: expansion, size: expansion.occurrences.length };
+  });
 }

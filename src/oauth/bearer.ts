@@ -76,7 +76,7 @@ export function authenticate(app: App, bearers: BearerCache, req: ApiRequest): B
   const user = connection && app.store.getUser(connection.userId);
   if (!connection || !user) throw googleErrors.authError();
   // Shared by every request presenting the token, so frozen against accidental edits.
-  const auth: BearerAuth = Object.freeze({ user: Object.freeze(user), connection: Object.freeze(connection), scopes: connection.scopes });
+  const auth: BearerAuth = Object.freeze({ user: Object.freeze(user), connection: Object.freeze(connection), scopes: Object.freeze(connection.scopes) });
   if (cache.size >= CACHE_LIMIT) cache.clear();
   cache.set(hash, { expiresAt: token.expiresAt, auth });
   return auth;

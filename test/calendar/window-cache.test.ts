@@ -6,78 +6,25 @@
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { App } from '../../src/app.ts';
-import { Clock } from '../../src/domain/clock.ts';
-import { parseFixture } from '../../src/fixtures.ts';
-import { silentLogger } from '../../src/http/log.ts';
-import { MemoryStore } from '../../src/store/memory.ts';
-import type { Store } from '../../src/store/store.ts';
-import type { CalendarCall } from '../../src/calendar/context.ts';
 import { eventHandlers } from '../../src/calendar/events.ts';
-import { createRenderCache } from '../../src/calendar/list-items.ts';
-import { createWindowCache } from '../../src/calendar/window-cache.ts';
-import { DEFAULT_DELIVERY_OPTIONS, Notifier } from '../../src/push/delivery.ts';
-import { ManualScheduler } from '../_helpers/manual-time.ts';
 import { CALENDAR_FIXTURE, api, tokenFor } from '../_helpers/calendar.ts';
 import { Rng } from '../_helpers/fuzz.ts';
+import { countedApp } from '../_helpers/counted-app.ts';
 import { BACKENDS, databaseFor, skipUnless } from '../_helpers/backends.ts';
 import { postJson, startService } from '../_helpers/service.ts';
 import { Editor, SyncClient } from './sync-client.ts';
-import { emptyTrace } from '../../src/http/request.ts';
 
 const NOW = '2030-03-06T12:00:00Z';
 const DAY = 86_400_000;
 
 describe('a repeated window is not expanded again', () => {
-  const calls = new Map<string, number>();
-  const memory = new MemoryStore();
-  const store = new Proxy(memory, {
-    get(target, name, receiver) {
-      const value = Reflect.get(target, name, receiver) as unknown;
-      if (typeof value !== 'function') return value;
-      return (...args: unknown[]) => {
-        calls.set(String(name), (calls.get(String(name)) ?? 0) + 1);
-        return (value as (...a: unknown[]) => unknown).apply(target, args);
-      };
-    },
-  }) as Store;
-  const fixture = {
-    clients: [],
-    users: [
-      {
-        id: 'u',
-        name: 'U',
-        email: 'u@example.com',
-        timeZone: 'UTC',
-        calendars: [
-          {
-            primary: true,
-            events: [
-              { id: 'series0001', start: { dateTime: '2030-03-02T09:00:00Z', timeZone: 'UTC' }, end: { dateTime: '2030-03-02T10:00:00Z', timeZone: 'UTC' }, recurrence: ['RRULE:FREQ=DAILY'] },
-              { id: 'inside0001', start: { dateTime: '2030-03-05T12:00:00Z' }, end: { dateTime: '2030-03-05T13:00:00Z' } },
-            ],
-          },
-        ],
-      },
-    ],
-  };
-  const app = new App({ store, clock: new Clock(), log: silentLogger, startupFixture: () => parseFixture(fixture), host: '127.0.0.1' });
-  app.reset();
-  // What the composition root makes once per App; the handlers here never watch, so the notifier
-  // is subscribed to nothing.
-  const caches = { renders: createRenderCache(app), windows: createWindowCache(app) };
-  const notifier = new Notifier(app, new ManualScheduler(), DEFAULT_DELIVERY_OPTIONS);
-  const user = memory.getUser('u');
-  assert.ok(user);
+  const events = [
+    { id: 'series0001', start: { dateTime: '2030-03-02T09:00:00Z', timeZone: 'UTC' }, end: { dateTime: '2030-03-02T10:00:00Z', timeZone: 'UTC' }, recurrence: ['RRULE:FREQ=DAILY'] },
+    { id: 'inside0001', start: { dateTime: '2030-03-05T12:00:00Z' }, end: { dateTime: '2030-03-05T13:00:00Z' } },
+  ];
+  const { calls, call: callFor } = countedApp(events);
   const call = (handler: keyof typeof eventHandlers, query: string, body?: unknown, params: Record<string, string> = {}): string => {
-    const request: CalendarCall = {
-      app,
-      req: { method: 'GET', path: '/calendar/v3/calendars/primary/events', query: new URLSearchParams(query), headers: {}, body: Buffer.from(body === undefined ? '' : JSON.stringify(body)), baseUrl: 'http://127.0.0.1:1', localPort: 1, trace: emptyTrace() },
-      params: { calendarId: 'primary', ...params },
-      auth: { user, connection: { id: 'c', clientId: 'x', userId: 'u', scopes: [], offline: false, createdAt: 0 }, scopes: [] },
-      caches,
-      notifier,
-    };
+    const request = callFor({ method: 'GET', path: '/calendar/v3/calendars/primary/events', query, body, params: { calendarId: 'primary', ...params } });
     const result = eventHandlers[handler](request) as { status: number; body: Buffer | Buffer[] | string };
     assert.equal(result.status, 200);
     return typeof result.body === 'string' ? result.body : Buffer.concat(Array.isArray(result.body) ? result.body : [result.body]).toString('utf8');
