@@ -11,6 +11,7 @@ import { keyToDate } from '../domain/recurrence/expand.ts';
 import { formatDate } from '../domain/time/datetime.ts';
 import { formatRfc3339InZone, MS_PER_DAY } from '../domain/time/zones.ts';
 import { hangoutLinkOf } from '../events/conference.ts';
+import { TYPE_PROPERTIES } from '../events/event-types.ts';
 import { etagFor } from './etag.ts';
 import { eventTimes } from '../events/event-series.ts';
 import { sameEmail } from '../events/invitations.ts';
@@ -119,6 +120,8 @@ function assemble(
   out.reminders = data.reminders ?? { useDefault: true };
   if (data.source !== undefined) out.source = data.source;
   out.eventType = typeof data.eventType === 'string' ? data.eventType : 'default';
+  // The properties object of the event's type (event-types.ts keeps no other).
+  for (const [, key] of TYPE_PROPERTIES) if (data[key] !== undefined) out[key] = data[key];
   return out;
 }
 

@@ -23,6 +23,7 @@ import type { JsonRecord } from '../validation.ts';
 import { clientFields, eventBody, refuseEventTypeChange, refuseInstanceRecurrence, sequenceNotBelow, validateFields } from '../events/event-input.ts';
 import { conferenceAfter, createdStamp, numberOf, status, withConference } from '../events/event-record.ts';
 import type { WriteContext } from '../events/event-record.ts';
+import { applyTypeRules } from '../events/event-types.ts';
 import { CALENDAR_DOMAIN_REASONS } from '../events/input-error.ts';
 import type { EventInputError } from '../events/input-error.ts';
 import { instanceBase, writeException } from '../events/series-exceptions.ts';
@@ -102,6 +103,7 @@ export function writeEvent(ctx: WriteContext, target: EventTarget, input: unknow
     refuseInstanceRecurrence(body);
     const current = numberOf(target.master.data.sequence);
     const base = instanceBase(target.master, target.series, target.key, ctx.calendar.timeZone);
+    refuseEventTypeChange(body, target.master.data.eventType);
     const effective = effectiveBody(base, body, mode);
     // The write that moves an instance off its occurrence revises it like a moved event: one
     // above the series' sequence (RFC 5545 §3.8.7.4; Google's exact rule for instances is
@@ -120,6 +122,7 @@ export function writeEvent(ctx: WriteContext, target: EventTarget, input: unknow
   const stored = effectiveBody(existing.data, body, mode);
   refuseEventTypeChange(body, existing.data.eventType);
   const validated = validateFields(stored, ctx.calendar.timeZone, isException);
+  applyTypeRules(typeOf(existing.data), validated.fields, ctx.calendar.primary, { previous: clientFields(existing.data) as JsonObject, instance: isException });
   const bumped = numberOf(existing.data.sequence) + (timingChanged(existing.data, validated.fields, ctx.calendar.timeZone) ? 1 : 0);
   const server: JsonObject = {};
   for (const key of ['eventType', 'created', 'creator', 'organizer', 'recurringEventId', 'originalStartTime', 'originalStartKey']) {
@@ -147,6 +150,10 @@ export function writeEvent(ctx: WriteContext, target: EventTarget, input: unknow
     if (series) Object.assign(record, spanOf(occurrenceTimes(series, numberOf(data.originalStartKey), ctx.calendar.timeZone)));
   }
   return isException ? record : reviseSeries(ctx, existing, record);
+}
+
+function typeOf(data: JsonObject): string {
+  return typeof data.eventType === 'string' ? data.eventType : 'default';
 }
 
 /** Whether two stored events differ in their reminders and nothing else (member order aside). */

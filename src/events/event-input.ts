@@ -13,6 +13,7 @@ import type { Json, JsonObject } from '../store/store.ts';
 import { assertArray, assertBoolean, assertEnum, assertInteger, assertObject, assertString, assertStringMap, isJsonObject } from '../validation.ts';
 import type { JsonRecord } from '../validation.ts';
 import { parseTimes, recurrence } from './event-times-input.ts';
+import { TYPE_PROPERTIES } from './event-types.ts';
 import { EVENT_WORDING, EventInputError, invalid, invalidValue, invalidWith } from './input-error.ts';
 
 function text(value: unknown, field: string): string {
@@ -125,7 +126,8 @@ function source(value: unknown): JsonObject {
 
 // The Event palette has keys "1".."11" (https://developers.google.com/workspace/calendar/api/v3/reference/colors, the live palette).
 const COLOR_IDS = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11'];
-const CREATABLE_EVENT_TYPES = ['default', 'focusTime', 'outOfOffice', 'workingLocation'];
+// `fromGmail` is the one type the API does not create (METHODS.md §4.4).
+const CREATABLE_EVENT_TYPES = ['default', 'birthday', 'focusTime', 'outOfOffice', 'workingLocation'];
 
 /** Client-writable fields other than start, end and recurrence, with their validators. */
 const SIMPLE_FIELDS: ReadonlyArray<readonly [string, (value: unknown, field: string) => Json]> = [
@@ -146,6 +148,7 @@ const SIMPLE_FIELDS: ReadonlyArray<readonly [string, (value: unknown, field: str
   ['guestsCanSeeOtherGuests', flag],
   ['endTimeUnspecified', flag],
   ['privateCopy', flag],
+  ...TYPE_PROPERTIES.map(([, name, validate]) => [name, validate] as const),
 ];
 
 /** The names of every stored client field (what update replaces and patch merges). */

@@ -17,6 +17,7 @@ import type { JsonRecord } from '../validation.ts';
 import { assertString, isJsonObject } from '../validation.ts';
 import { occurrenceKeyOf, seriesOf } from './event-series.ts';
 import { clientFields, eventBody, eventType, iCalUIDInput, sequenceInput, validateFields } from './event-input.ts';
+import { applyTypeRules } from './event-types.ts';
 import { buildRecord, conferenceAfter, createdStamp, creatorOf, numberOf, organizerOf, withConference } from './event-record.ts';
 import type { WriteContext } from './event-record.ts';
 import { EVENT_WORDING, EventInputError, invalid, invalidValue } from './input-error.ts';
@@ -61,9 +62,11 @@ export function insertEventRecord(input: unknown, ctx: WriteContext): EventRecor
   }
   const iCalUID = iCalUIDInput(body) ?? `${id}@google.com`;
   const validated = validateFields(body, ctx.calendar.timeZone, false);
+  const type = eventType(body);
+  applyTypeRules(type, validated.fields, ctx.calendar.primary);
   const data: JsonObject = {
     ...validated.fields,
-    eventType: eventType(body),
+    eventType: type,
     created: createdStamp(ctx.now),
     sequence: sequenceInput(body) ?? 0,
     creator: creatorOf(ctx),

@@ -15,13 +15,16 @@ export type EventInputReason =
   // https://github.com/openclaw/gogcli/issues/97, the second as reported by client code that
   // hit it (the sixth override); its message is not published, so the one here is a choice.
   | 'cannotUseDefaultRemindersAndSpecifyOverride'
-  | 'eventRemindersCountExceedsLimit';
+  | 'eventRemindersCountExceedsLimit'
+  // A write an event type does not allow (src/events/event-types.ts), in the `calendar` domain.
+  | 'eventTypeRestriction';
 
 /** The reasons Google files under the `calendar` error domain rather than `global`. */
 export const CALENDAR_DOMAIN_REASONS: ReadonlySet<EventInputReason> = new Set([
   'timeRangeEmpty',
   'cannotUseDefaultRemindersAndSpecifyOverride',
   'eventRemindersCountExceedsLimit',
+  'eventTypeRestriction',
 ]);
 
 /** A refused Event body; `field` is the offending path (`start.dateTime`), used by fixture errors. */

@@ -12,6 +12,7 @@ import type { EventRecord, Json, JsonObject } from '../store/store.ts';
 import type { JsonRecord } from '../validation.ts';
 import { occurrenceTimes } from './occurrences.ts';
 import { clientFields, validateFields } from './event-input.ts';
+import { applyTypeRules } from './event-types.ts';
 import { buildRecord, creatorOf, organizerOf, withConference } from './event-record.ts';
 import type { WriteContext } from './event-record.ts';
 
@@ -82,9 +83,11 @@ export function exceptionRecord(
 ): EventRecord {
   const { key, slot } = occurrence;
   const validated = validateFields(body, ctx.calendar.timeZone, true);
+  const eventType = typeof master.data.eventType === 'string' ? master.data.eventType : 'default';
+  applyTypeRules(eventType, validated.fields, ctx.calendar.primary, { instance: true });
   const data: JsonObject = {
     ...validated.fields,
-    eventType: typeof master.data.eventType === 'string' ? master.data.eventType : 'default',
+    eventType,
     created: server.created,
     sequence: server.sequence,
     creator: master.data.creator ?? creatorOf(ctx),
