@@ -126,7 +126,7 @@ function source(value: unknown): JsonObject {
 
 // The Event palette has keys "1".."11" (https://developers.google.com/workspace/calendar/api/v3/reference/colors, the live palette).
 const COLOR_IDS = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11'];
-// `fromGmail` is the one type the API does not create (METHODS.md §4.4).
+// `fromGmail` is the one type the API does not create (https://developers.google.com/workspace/calendar/api/v3/reference/events/insert).
 const CREATABLE_EVENT_TYPES = ['default', 'birthday', 'focusTime', 'outOfOffice', 'workingLocation'];
 
 /** Client-writable fields other than start, end and recurrence, with their validators. */

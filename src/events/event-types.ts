@@ -1,4 +1,4 @@
-// Event types other than `default` (METHODS.md §3.1 Event.eventType, §A.6-A.9): the properties
+// Event types other than `default` (https://developers.google.com/workspace/calendar/api/v3/reference/events Event.eventType, §A.6-A.9): the properties
 // object each carries, and Google's rules for where each may live and what it may hold.
 //
 // What Google documents:
@@ -101,7 +101,7 @@ function birthdayProperties(value: unknown, path: string): JsonObject {
   return { type };
 }
 
-/** The properties member of each event type, with its validator (Event, METHODS.md §A.6-A.9). */
+/** The properties member of each event type, with its validator (Event, https://developers.google.com/workspace/calendar/api/v3/reference/events). */
 export const TYPE_PROPERTIES: ReadonlyArray<readonly [string, string, (value: unknown, field: string) => Json]> = [
   ['focusTime', 'focusTimeProperties', focusTimeProperties],
   ['outOfOffice', 'outOfOfficeProperties', outOfOfficeProperties],

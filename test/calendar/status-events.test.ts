@@ -7,7 +7,7 @@
 //   (https://developers.google.com/calendar/api/guides/event-types); a refused birthday write is
 //   400 `eventTypeRestriction` in the `calendar` domain, "Attempt made to modify 'birthday' event
 //   in a way that is not valid for this event type." (https://github.com/kellylford/QuickMail/issues/294);
-// - `eventType` cannot change after insert (METHODS.md §4.4); events.list's `eventTypes` filters;
+// - `eventType` cannot change after insert (https://developers.google.com/workspace/calendar/api/v3/reference/events/insert); events.list's `eventTypes` filters;
 //   free/busy counts the opaque types and not the transparent ones;
 // - the default fixture holds one of each (apps' parsers broke on workingLocation in the wild:
 //   https://github.com/home-assistant/core/issues/114072), and a workspace export loads back with them.
