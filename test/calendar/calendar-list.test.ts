@@ -5,30 +5,17 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { start } from '../../src/index.ts';
 import { nearestColorId, defaultColorId, CALENDAR_PALETTE } from '../../src/calendar/colors.ts';
-import { AIKO, BEN_PRIVATE, CALENDAR_FIXTURE, HIDDEN, NOT_FOUND, TEAM, api, reason, tokenFor, useService } from '../_helpers/calendar.ts';
-import type { ApiInit } from '../_helpers/calendar.ts';
+import { AIKO, BEN_PRIVATE, CALENDAR_FIXTURE, HIDDEN, NOT_FOUND, TEAM, api, reason, tokenFor } from '../_helpers/calendar.ts';
+import { useSignedIn } from '../_helpers/signed-in.ts';
+import type { SignedIn } from '../_helpers/signed-in.ts';
 import { SQLITE_SKIP } from '../_helpers/node.ts';
 import { call } from '../_helpers/service.ts';
 import type { Answer } from '../_helpers/service.ts';
 
 const LIST = 'users/me/calendarList';
-
-function useCalendarList(): { api(path: string, init?: ApiInit): Promise<Answer>; readonly url: string } {
-  const service = useService();
-  let token = '';
-  before(async () => {
-    token = await tokenFor(service.url, 'calendar.calendarlist');
-  });
-  return {
-    api: (path, init) => api(service.url, token, path, init),
-    get url() {
-      return service.url;
-    },
-  };
-}
 
 function assertInvalid(res: Answer, message: string, location?: string): void {
   assert.equal(res.status, 400, res.text);
@@ -37,7 +24,7 @@ function assertInvalid(res: Answer, message: string, location?: string): void {
   assert.deepEqual(reason(res), expected);
 }
 
-async function listAll(client: ReturnType<typeof useCalendarList>, query: string): Promise<{ ids: string[]; pages: Answer[] }> {
+async function listAll(client: SignedIn, query: string): Promise<{ ids: string[]; pages: Answer[] }> {
   const pages: Answer[] = [];
   const ids: string[] = [];
   let pageToken: string | undefined;
@@ -52,7 +39,7 @@ async function listAll(client: ReturnType<typeof useCalendarList>, query: string
 }
 
 describe('calendarList rendering', () => {
-  const client = useCalendarList();
+  const client = useSignedIn({ scope: 'calendar.calendarlist' });
 
   it('lists the visible entries in a calendar#calendarList envelope ending with nextSyncToken', async () => {
     const res = await client.api(LIST);
@@ -130,7 +117,7 @@ describe('calendarList rendering', () => {
 });
 
 describe('calendarList.list parameters', () => {
-  const client = useCalendarList();
+  const client = useSignedIn({ scope: 'calendar.calendarlist' });
 
   it('showHidden=true adds hidden entries', async () => {
     const res = await client.api(`${LIST}?showHidden=true`);
@@ -188,7 +175,7 @@ describe('calendarList.list parameters', () => {
 });
 
 describe('calendarList sync', () => {
-  const client = useCalendarList();
+  const client = useSignedIn({ scope: 'calendar.calendarlist' });
 
   it('a sync token reports nothing until an entry changes, then the changed entries, deleted and hidden included', async () => {
     const full = await client.api(LIST);
@@ -255,7 +242,7 @@ describe('calendarList sync', () => {
 });
 
 describe('calendarList conditional requests', () => {
-  const client = useCalendarList();
+  const client = useSignedIn({ scope: 'calendar.calendarlist' });
 
   it('If-None-Match with the current etag is 304 with no body; a stale one is 200', async () => {
     const first = await client.api(`${LIST}/${TEAM}`);
@@ -306,7 +293,7 @@ describe('calendarList conditional requests', () => {
 });
 
 describe('calendarList.patch and update', () => {
-  const client = useCalendarList();
+  const client = useSignedIn({ scope: 'calendar.calendarlist' });
   const TEAM_PATH = `${LIST}/${TEAM}`;
 
   it('patch changes only the fields in the body; null clears one', async () => {
@@ -457,7 +444,7 @@ describe('calendarList.patch and update', () => {
 });
 
 describe('calendarList.delete and insert', () => {
-  const client = useCalendarList();
+  const client = useSignedIn({ scope: 'calendar.calendarlist' });
 
   it('the primary calendar cannot leave the list', async () => {
     const res = await client.api(`${LIST}/primary`, { method: 'DELETE' });

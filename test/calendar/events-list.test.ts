@@ -3,17 +3,17 @@
 
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { TEAM, api, reason, tokenFor, useService } from '../_helpers/calendar.ts';
+import { TEAM, reason } from '../_helpers/calendar.ts';
+import { useSignedIn } from '../_helpers/signed-in.ts';
 
 const EVENTS = `calendars/${encodeURIComponent(TEAM)}/events`;
 
 describe('events.list', () => {
-  const service = useService();
-  let token = '';
+  const service = useSignedIn();
   const ids: Record<string, string> = {};
 
   async function list(query: string) {
-    return api(service.url, token, `${EVENTS}?${query}`);
+    return service.api(`${EVENTS}?${query}`);
   }
   async function listIds(query: string): Promise<string[]> {
     const answer = await list(query);
@@ -22,7 +22,6 @@ describe('events.list', () => {
   }
 
   before(async () => {
-    token = await tokenFor(service.url, 'calendar');
     const bodies: Record<string, object> = {
       morning: { summary: 'Morning sync', start: { dateTime: '2027-01-10T09:00:00Z' }, end: { dateTime: '2027-01-10T10:00:00Z' }, extendedProperties: { private: { team: 'a' }, shared: { room: '1' } } },
       noon: { summary: 'Lunch', location: 'Cafeteria', start: { dateTime: '2027-01-10T12:00:00Z' }, end: { dateTime: '2027-01-10T13:00:00Z' }, attendees: [{ email: 'chef@example.com', displayName: 'Chef Remy' }] },
@@ -31,11 +30,11 @@ describe('events.list', () => {
       gone: { summary: 'Gone', start: { dateTime: '2027-01-10T15:00:00Z' }, end: { dateTime: '2027-01-10T16:00:00Z' } },
     };
     for (const [name, body] of Object.entries(bodies)) {
-      const answer = await api(service.url, token, EVENTS, { method: 'POST', body });
+      const answer = await service.api(EVENTS, { method: 'POST', body });
       assert.equal(answer.status, 200, answer.text);
       ids[name] = answer.json.id;
     }
-    assert.equal((await api(service.url, token, `${EVENTS}/${ids.gone}`, { method: 'DELETE' })).status, 204);
+    assert.equal((await service.api(`${EVENTS}/${ids.gone}`, { method: 'DELETE' })).status, 204);
   });
 
   test('the envelope', async () => {
@@ -88,7 +87,7 @@ describe('events.list', () => {
   });
 
   test('orderBy=updated follows the last change', async () => {
-    assert.equal((await api(service.url, token, `${EVENTS}/${ids.morning}`, { method: 'PATCH', body: { summary: 'Morning sync!' } })).status, 200);
+    assert.equal((await service.api(`${EVENTS}/${ids.morning}`, { method: 'PATCH', body: { summary: 'Morning sync!' } })).status, 200);
     const order = await listIds('orderBy=updated');
     assert.equal(order[order.length - 1], ids.morning);
     const windowed = await listIds('orderBy=updated&timeMin=2027-01-01T00:00:00Z');

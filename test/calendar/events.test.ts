@@ -1,9 +1,10 @@
 // events.insert / get / update / patch / delete over HTTP: validation, server fields, etags and
 // conditional requests (https://developers.google.com/workspace/calendar/api/v3/reference/events, https://developers.google.com/workspace/calendar/api/v3/reference/events/delete, https://developers.google.com/workspace/calendar/api/guides/version-resources).
 
-import { before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AIKO, NOT_FOUND, TEAM, api, reason, tokenFor, useService } from '../_helpers/calendar.ts';
+import { AIKO, NOT_FOUND, TEAM, api, reason, tokenFor } from '../_helpers/calendar.ts';
+import { useSignedIn } from '../_helpers/signed-in.ts';
 
 const EVENTS = `calendars/${encodeURIComponent(AIKO)}/events`;
 
@@ -12,14 +13,10 @@ function timed(start: string, end: string, extra: Record<string, unknown> = {}):
 }
 
 describe('events writes and reads', () => {
-const service = useService();
-let token = '';
-before(async () => {
-  token = await tokenFor(service.url, 'calendar');
-});
+const service = useSignedIn();
 
 async function insert(body: unknown, path = EVENTS) {
-  return api(service.url, token, path, { method: 'POST', body });
+  return service.api(path, { method: 'POST', body });
 }
 
 describe('events.insert', () => {
@@ -108,7 +105,7 @@ describe('events.insert', () => {
       end: { dateTime: '2027-03-01T10:00:00', timeZone: 'Europe/Paris' },
     })).json;
     assert.deepEqual(e.start, { dateTime: '2027-03-01T17:00:00+09:00', timeZone: 'Europe/Paris' });
-    const utc = await api(service.url, token, `${EVENTS}/${e.id}?timeZone=UTC`);
+    const utc = await service.api(`${EVENTS}/${e.id}?timeZone=UTC`);
     assert.deepEqual(utc.json.start, { dateTime: '2027-03-01T08:00:00Z', timeZone: 'Europe/Paris' });
   });
 
@@ -166,7 +163,7 @@ describe('events.insert', () => {
     assert.equal(again.status, 409);
     assert.equal(reason(again).reason, 'duplicate');
     assert.equal(reason(again).message, 'The requested identifier already exists.');
-    assert.equal((await api(service.url, token, `${EVENTS}/duplicate01`, { method: 'DELETE' })).status, 204);
+    assert.equal((await service.api(`${EVENTS}/duplicate01`, { method: 'DELETE' })).status, 204);
     assert.equal((await insert(body)).status, 409);
   });
 
@@ -191,25 +188,25 @@ describe('events.insert', () => {
 describe('events.get', () => {
   test('returns the event, 404 for an unknown id, and honours If-None-Match', async () => {
     const created = (await insert(timed('2027-04-01T10:00:00Z', '2027-04-01T11:00:00Z', { summary: 'Get me' }))).json;
-    const got = await api(service.url, token, `${EVENTS}/${created.id}`);
+    const got = await service.api(`${EVENTS}/${created.id}`);
     assert.equal(got.status, 200);
     assert.deepEqual(got.json, created);
-    assert.equal((await api(service.url, token, `${EVENTS}/unknown000`)).status, 404);
-    const cached = await api(service.url, token, `${EVENTS}/${created.id}`, { headers: { 'if-none-match': created.etag } });
+    assert.equal((await service.api(`${EVENTS}/unknown000`)).status, 404);
+    const cached = await service.api(`${EVENTS}/${created.id}`, { headers: { 'if-none-match': created.etag } });
     assert.equal(cached.status, 304);
     assert.equal(cached.text, '');
-    const stale = await api(service.url, token, `${EVENTS}/${created.id}`, { headers: { 'if-none-match': '"0000000000000001"' } });
+    const stale = await service.api(`${EVENTS}/${created.id}`, { headers: { 'if-none-match': '"0000000000000001"' } });
     assert.equal(stale.status, 200);
   });
 
   test('the primary alias reaches the same event', async () => {
     const created = (await insert(timed('2027-04-01T10:00:00Z', '2027-04-01T11:00:00Z'))).json;
-    assert.equal((await api(service.url, token, `calendars/primary/events/${created.id}`)).json.id, created.id);
+    assert.equal((await service.api(`calendars/primary/events/${created.id}`)).json.id, created.id);
   });
 
   test('refuses an unknown timeZone parameter', async () => {
     const created = (await insert(timed('2027-04-01T10:00:00Z', '2027-04-01T11:00:00Z'))).json;
-    const answer = await api(service.url, token, `${EVENTS}/${created.id}?timeZone=Nowhere/City`);
+    const answer = await service.api(`${EVENTS}/${created.id}?timeZone=Nowhere/City`);
     assert.equal(answer.status, 400);
     assert.equal(reason(answer).location, 'timeZone');
   });
@@ -219,7 +216,7 @@ describe('events.update and events.patch', () => {
   test('update replaces: omitted fields are cleared, etag and updated move, sequence counts time changes', async () => {
     const created = (await insert(timed('2027-05-01T10:00:00Z', '2027-05-01T11:00:00Z', { summary: 'Old', location: 'Here', colorId: '3' }))).json;
     await fetch(`${service.url}/__svc/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"advanceSeconds":5}' });
-    const updated = await api(service.url, token, `${EVENTS}/${created.id}`, {
+    const updated = await service.api(`${EVENTS}/${created.id}`, {
       method: 'PUT',
       body: timed('2027-05-01T12:00:00Z', '2027-05-01T13:00:00Z', { summary: 'New' }),
     });
@@ -234,13 +231,13 @@ describe('events.update and events.patch', () => {
     assert.equal(e.sequence, 1);
     assert.equal(e.id, created.id);
     assert.equal(e.iCalUID, created.iCalUID);
-    const same = await api(service.url, token, `${EVENTS}/${created.id}`, { method: 'PUT', body: timed('2027-05-01T12:00:00Z', '2027-05-01T13:00:00Z', { summary: 'Newer' }) });
+    const same = await service.api(`${EVENTS}/${created.id}`, { method: 'PUT', body: timed('2027-05-01T12:00:00Z', '2027-05-01T13:00:00Z', { summary: 'Newer' }) });
     assert.equal(same.json.sequence, 1, 'a summary change is not a time change');
   });
 
   test('update requires start and end', async () => {
     const created = (await insert(timed('2027-05-01T10:00:00Z', '2027-05-01T11:00:00Z'))).json;
-    const answer = await api(service.url, token, `${EVENTS}/${created.id}`, { method: 'PUT', body: { summary: 'x', start: { dateTime: '2027-05-01T10:00:00Z' } } });
+    const answer = await service.api(`${EVENTS}/${created.id}`, { method: 'PUT', body: { summary: 'x', start: { dateTime: '2027-05-01T10:00:00Z' } } });
     assert.equal(answer.status, 400);
     assert.equal(reason(answer).message, 'Missing end time.');
   });
@@ -252,7 +249,7 @@ describe('events.update and events.patch', () => {
       attendees: [{ email: 'a@example.com' }, { email: 'b@example.com' }],
       extendedProperties: { private: { a: '1', b: '2' } },
     }))).json;
-    const patched = await api(service.url, token, `${EVENTS}/${created.id}`, {
+    const patched = await service.api(`${EVENTS}/${created.id}`, {
       method: 'PATCH',
       body: {
         attendees: [{ email: 'c@example.com' }],
@@ -275,50 +272,50 @@ describe('events.update and events.patch', () => {
 
   test('patch validates the merged event', async () => {
     const created = (await insert(timed('2027-05-02T10:00:00Z', '2027-05-02T11:00:00Z'))).json;
-    const answer = await api(service.url, token, `${EVENTS}/${created.id}`, { method: 'PATCH', body: { end: { dateTime: '2027-05-02T09:00:00Z' } } });
+    const answer = await service.api(`${EVENTS}/${created.id}`, { method: 'PATCH', body: { end: { dateTime: '2027-05-02T09:00:00Z' } } });
     assert.equal(answer.status, 400);
     assert.equal(reason(answer).reason, 'timeRangeEmpty');
-    assert.equal((await api(service.url, token, `${EVENTS}/${created.id}`)).json.etag, created.etag, 'a refused write changes nothing');
+    assert.equal((await service.api(`${EVENTS}/${created.id}`)).json.etag, created.etag, 'a refused write changes nothing');
   });
 
   test('If-Match: a stale etag is 412 conditionNotMet, the current one passes', async () => {
     const created = (await insert(timed('2027-05-03T10:00:00Z', '2027-05-03T11:00:00Z'))).json;
-    const stale = await api(service.url, token, `${EVENTS}/${created.id}`, { method: 'PATCH', body: { summary: 'x' }, headers: { 'if-match': '"0000000000000001"' } });
+    const stale = await service.api(`${EVENTS}/${created.id}`, { method: 'PATCH', body: { summary: 'x' }, headers: { 'if-match': '"0000000000000001"' } });
     assert.equal(stale.status, 412);
     assert.equal(reason(stale).reason, 'conditionNotMet');
     assert.equal(reason(stale).location, 'If-Match');
-    const ok = await api(service.url, token, `${EVENTS}/${created.id}`, { method: 'PATCH', body: { summary: 'x' }, headers: { 'if-match': created.etag } });
+    const ok = await service.api(`${EVENTS}/${created.id}`, { method: 'PATCH', body: { summary: 'x' }, headers: { 'if-match': created.etag } });
     assert.equal(ok.status, 200);
-    const put = await api(service.url, token, `${EVENTS}/${created.id}`, { method: 'PUT', body: timed('2027-05-03T10:00:00Z', '2027-05-03T11:00:00Z'), headers: { 'if-match': created.etag } });
+    const put = await service.api(`${EVENTS}/${created.id}`, { method: 'PUT', body: timed('2027-05-03T10:00:00Z', '2027-05-03T11:00:00Z'), headers: { 'if-match': created.etag } });
     assert.equal(put.status, 412);
-    const del = await api(service.url, token, `${EVENTS}/${created.id}`, { method: 'DELETE', headers: { 'if-match': created.etag } });
+    const del = await service.api(`${EVENTS}/${created.id}`, { method: 'DELETE', headers: { 'if-match': created.etag } });
     assert.equal(del.status, 412);
   });
 
   test('eventType cannot change; unknown ids are 404', async () => {
     const created = (await insert(timed('2027-05-03T10:00:00Z', '2027-05-03T11:00:00Z'))).json;
-    const answer = await api(service.url, token, `${EVENTS}/${created.id}`, { method: 'PATCH', body: { eventType: 'focusTime' } });
+    const answer = await service.api(`${EVENTS}/${created.id}`, { method: 'PATCH', body: { eventType: 'focusTime' } });
     assert.equal(answer.status, 400);
-    assert.equal((await api(service.url, token, `${EVENTS}/nosuchevent`, { method: 'PATCH', body: {} })).status, 404);
+    assert.equal((await service.api(`${EVENTS}/nosuchevent`, { method: 'PATCH', body: {} })).status, 404);
   });
 });
 
 describe('events.delete', () => {
   test('204, then get returns the cancelled event, and a second delete is 410 deleted', async () => {
     const created = (await insert(timed('2027-06-01T10:00:00Z', '2027-06-01T11:00:00Z', { summary: 'Doomed' }))).json;
-    const del = await api(service.url, token, `${EVENTS}/${created.id}`, { method: 'DELETE' });
+    const del = await service.api(`${EVENTS}/${created.id}`, { method: 'DELETE' });
     assert.equal(del.status, 204);
     assert.equal(del.text, '');
-    const got = await api(service.url, token, `${EVENTS}/${created.id}`);
+    const got = await service.api(`${EVENTS}/${created.id}`);
     assert.equal(got.status, 200);
     assert.equal(got.json.status, 'cancelled');
     assert.equal(got.json.summary, 'Doomed', 'the organizer keeps the details');
     assert.notEqual(got.json.etag, created.etag);
-    const again = await api(service.url, token, `${EVENTS}/${created.id}`, { method: 'DELETE' });
+    const again = await service.api(`${EVENTS}/${created.id}`, { method: 'DELETE' });
     assert.equal(again.status, 410);
     assert.equal(reason(again).reason, 'deleted');
     assert.equal(reason(again).message, 'Resource has been deleted');
-    assert.equal((await api(service.url, token, `${EVENTS}/neverexisted`, { method: 'DELETE' })).status, 404);
+    assert.equal((await service.api(`${EVENTS}/neverexisted`, { method: 'DELETE' })).status, 404);
   });
 });
 

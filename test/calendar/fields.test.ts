@@ -1,11 +1,12 @@
 // The partial-response selector (`fields`): grammar, application to responses, and its use over HTTP.
 
 import assert from 'node:assert/strict';
-import { before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { GoogleApiError } from '../../src/api/google-error.ts';
 import { applyFieldSelector, checkFieldNames, fieldsParam, parseFieldSelector } from '../../src/calendar/fields.ts';
 import type { SchemaName } from '../../src/domain/schema-fields.ts';
-import { AIKO, TEAM, api, reason, tokenFor, useService } from '../_helpers/calendar.ts';
+import { AIKO, TEAM, reason } from '../_helpers/calendar.ts';
+import { useSignedIn } from '../_helpers/signed-in.ts';
 
 const LIST = {
   kind: 'calendar#calendarList',
@@ -138,16 +139,10 @@ describe('fields names against the schema', () => {
 });
 
 describe('fields over HTTP', () => {
-  const service = useService();
-  let url: string;
-  let token: string;
-  before(async () => {
-    url = service.url;
-    token = await tokenFor(url, 'calendar');
-  });
+  const service = useSignedIn();
 
   it('applies to calendarList.list', async () => {
-    const res = await api(url, token, 'users/me/calendarList?fields=' + encodeURIComponent('items(id,summary),nextPageToken'));
+    const res = await service.api('users/me/calendarList?fields=' + encodeURIComponent('items(id,summary),nextPageToken'));
     assert.equal(res.status, 200);
     assert.deepEqual(res.json, {
       items: [
@@ -158,21 +153,21 @@ describe('fields over HTTP', () => {
   });
 
   it('applies to calendars.get and calendarList.get', async () => {
-    const calendar = await api(url, token, 'calendars/primary?fields=id,timeZone');
+    const calendar = await service.api('calendars/primary?fields=id,timeZone');
     assert.deepEqual(calendar.json, { id: AIKO, timeZone: 'Asia/Tokyo' });
-    const entry = await api(url, token, 'users/me/calendarList/primary?fields=defaultReminders/minutes,kind');
+    const entry = await service.api('users/me/calendarList/primary?fields=defaultReminders/minutes,kind');
     assert.deepEqual(entry.json, { kind: 'calendar#calendarListEntry', defaultReminders: [{ minutes: 30 }] });
   });
 
   it('keeps the ETag header of the full resource', async () => {
-    const full = await api(url, token, 'calendars/primary');
-    const partial = await api(url, token, 'calendars/primary?fields=id');
+    const full = await service.api('calendars/primary');
+    const partial = await service.api('calendars/primary?fields=id');
     assert.equal(partial.headers.get('etag'), full.json.etag);
   });
 
   it('refuses a malformed selector with 400, before a write happens', async () => {
-    const before = await api(url, token, `users/me/calendarList/${TEAM}`);
-    const res = await api(url, token, `users/me/calendarList/${TEAM}?fields=items(`, { method: 'PATCH', body: { summaryOverride: 'changed' } });
+    const before = await service.api(`users/me/calendarList/${TEAM}`);
+    const res = await service.api(`users/me/calendarList/${TEAM}?fields=items(`, { method: 'PATCH', body: { summaryOverride: 'changed' } });
     assert.equal(res.status, 400);
     assert.deepEqual(reason(res), {
       domain: 'global',
@@ -181,7 +176,7 @@ describe('fields over HTTP', () => {
       locationType: 'parameter',
       location: 'fields',
     });
-    const after = await api(url, token, `users/me/calendarList/${TEAM}`);
+    const after = await service.api(`users/me/calendarList/${TEAM}`);
     assert.equal(after.json.etag, before.json.etag);
     assert.equal(after.json.summaryOverride, undefined);
   });
@@ -199,7 +194,7 @@ describe('fields over HTTP', () => {
 
   it('refuses a name the resource does not have on every resource, never a 200 {}', async () => {
     const events = `calendars/${encodeURIComponent(AIKO)}/events`;
-    const event = await api(url, token, events, { method: 'POST', body: { start: { date: '2027-09-01' }, end: { date: '2027-09-02' } } });
+    const event = await service.api(events, { method: 'POST', body: { start: { date: '2027-09-01' }, end: { date: '2027-09-02' } } });
     const cases: Array<[string, string, string, unknown?]> = [
       ['GET', `${events}/${event.json.id}?fields=id,nope`, 'nope'],
       ['GET', `${events}?fields=items(id,nope)`, 'nope'],
@@ -212,21 +207,21 @@ describe('fields over HTTP', () => {
       ['POST', `${events}/watch?fields=id,nope`, 'nope', { id: 'chan-fields', type: 'web_hook', address: 'https://example.com/hook' }],
     ];
     for (const [method, path, name, body] of cases) {
-      assertInvalidSelection(await api(url, token, path, body === undefined ? { method } : { method, body }), name);
+      assertInvalidSelection(await service.api(path, body === undefined ? { method } : { method, body }), name);
     }
   });
 
   it('refuses before the handler runs: nothing is written', async () => {
     const events = `calendars/${encodeURIComponent(AIKO)}/events`;
-    const before = await api(url, token, `${events}?maxResults=2500`);
-    const res = await api(url, token, `${events}?fields=id,nope`, { method: 'POST', body: { start: { date: '2027-09-03' }, end: { date: '2027-09-04' } } });
+    const before = await service.api(`${events}?maxResults=2500`);
+    const res = await service.api(`${events}?fields=id,nope`, { method: 'POST', body: { start: { date: '2027-09-03' }, end: { date: '2027-09-04' } } });
     assertInvalidSelection(res, 'nope');
-    const after = await api(url, token, `${events}?maxResults=2500`);
+    const after = await service.api(`${events}?maxResults=2500`);
     assert.equal(after.json.items.length, before.json.items.length);
   });
 
   it('a name the schema has but the response lacks selects nothing', async () => {
-    const res = await api(url, token, 'calendars/primary?fields=id,location');
+    const res = await service.api('calendars/primary?fields=id,location');
     assert.equal(res.status, 200);
     assert.deepEqual(res.json, { id: AIKO });
   });

@@ -185,7 +185,7 @@ describe('Google Meet links in fixtures', () => {
       ...CALENDAR_FIXTURE.users.slice(1),
     ],
   };
-  const { call } = useSignedIn(fixture);
+  const { call } = useSignedIn({ fixture });
 
   test('a fixture event keeps the conference it was given', async () => {
     const e = (await call(`${EVENTS}/seededmeet`)).json;

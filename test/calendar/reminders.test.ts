@@ -1,21 +1,18 @@
 // Event reminders as Google answers them: the refusals (reasons in Google's `calendar` domain)
 // and the default reminders a fixture calendar starts with, which events with useDefault read.
 
-import { before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AIKO, BEN, BEN_PRIVATE, CALENDAR_FIXTURE, api, reason, tokenFor, useService } from '../_helpers/calendar.ts';
+import { AIKO, BEN, BEN_PRIVATE, CALENDAR_FIXTURE, api, reason, tokenFor } from '../_helpers/calendar.ts';
+import { useSignedIn } from '../_helpers/signed-in.ts';
 
 const EVENTS = `calendars/${encodeURIComponent(AIKO)}/events`;
 const TIMES = { start: { dateTime: '2027-01-01T10:00:00Z' }, end: { dateTime: '2027-01-01T11:00:00Z' } };
 const popups = (n: number) => Array.from({ length: n }, (_, i) => ({ method: 'popup', minutes: 5 + i }));
 
 describe('event reminders', () => {
-  const service = useService();
-  let token = '';
-  before(async () => {
-    token = await tokenFor(service.url, 'calendar');
-  });
-  const insert = (reminders: unknown) => api(service.url, token, EVENTS, { method: 'POST', body: { ...TIMES, reminders } });
+  const service = useSignedIn();
+  const insert = (reminders: unknown) => service.api(EVENTS, { method: 'POST', body: { ...TIMES, reminders } });
 
   // https://github.com/openclaw/gogcli/issues/97: 400 cannotUseDefaultRemindersAndSpecifyOverride.
   test('useDefault true with overrides is 400 calendar/cannotUseDefaultRemindersAndSpecifyOverride', async () => {
@@ -57,17 +54,15 @@ describe('event reminders', () => {
 
 describe('default reminders of fixture calendars', () => {
   const { calendars: _ignored, ...aiko } = CALENDAR_FIXTURE.users[0] as Record<string, unknown>;
-  const service = useService({
-    clients: CALENDAR_FIXTURE.clients,
-    users: [{ ...aiko }, { ...CALENDAR_FIXTURE.users[1] }],
-  });
-  let token = '';
-  before(async () => {
-    token = await tokenFor(service.url, 'calendar');
+  const service = useSignedIn({
+    fixture: {
+      clients: CALENDAR_FIXTURE.clients,
+      users: [{ ...aiko }, { ...CALENDAR_FIXTURE.users[1] }],
+    },
   });
 
   test('a primary calendar the fixture says nothing about starts with a 30-minute popup, as a new Google calendar does', async () => {
-    const entry = await api(service.url, token, `users/me/calendarList/${encodeURIComponent(AIKO)}`);
+    const entry = await service.api(`users/me/calendarList/${encodeURIComponent(AIKO)}`);
     assert.deepEqual(entry.json.defaultReminders, [{ method: 'popup', minutes: 30 }]);
   });
 
@@ -80,9 +75,9 @@ describe('default reminders of fixture calendars', () => {
   });
 
   test('an event with useDefault reads the calendar defaults in the list envelope, as Google sends them', async () => {
-    const created = await api(service.url, token, EVENTS, { method: 'POST', body: { ...TIMES, summary: 'defaults' } });
+    const created = await service.api(EVENTS, { method: 'POST', body: { ...TIMES, summary: 'defaults' } });
     assert.deepEqual(created.json.reminders, { useDefault: true });
-    const list = await api(service.url, token, `${EVENTS}?q=defaults`);
+    const list = await service.api(`${EVENTS}?q=defaults`);
     assert.deepEqual(list.json.defaultReminders, [{ method: 'popup', minutes: 30 }]);
     assert.deepEqual(list.json.items[0].reminders, { useDefault: true });
   });

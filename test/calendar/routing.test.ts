@@ -3,19 +3,14 @@
 // the HTTP-layer features Google's clients rely on (X-HTTP-Method-Override, gzip bodies).
 
 import assert from 'node:assert/strict';
-import { before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { CALENDAR_ROUTES } from '../../src/calendar/routes.ts';
-import { AIKO, AUTH_ERROR, TEAM, UNSUPPORTED, api, reason, tokenFor, useService } from '../_helpers/calendar.ts';
+import { AIKO, AUTH_ERROR, TEAM, UNSUPPORTED, api, reason, tokenFor } from '../_helpers/calendar.ts';
+import { useSignedIn } from '../_helpers/signed-in.ts';
 import { call, postJson } from '../_helpers/service.ts';
 
 describe('calendar routing', () => {
-  const service = useService();
-  let url: string;
-  let token: string;
-  before(async () => {
-    url = service.url;
-    token = await tokenFor(url, 'calendar');
-  });
+  const service = useSignedIn();
 
   it('routes exactly the eighteen supported operations, each under its Google method id', () => {
     assert.deepEqual(
@@ -69,8 +64,8 @@ describe('calendar routing', () => {
 
   for (const [method, path] of UNROUTED) {
     it(`${method} ${path} is 501 unsupportedFeature, with or without a token`, async () => {
-      for (const headers of [{}, { authorization: `Bearer ${token}` }]) {
-        const res = await call(url + path, { method, headers });
+      for (const headers of [{}, { authorization: `Bearer ${service.token}` }]) {
+        const res = await call(service.url + path, { method, headers });
         assert.equal(res.status, 501);
         assert.deepEqual(res.json, UNSUPPORTED);
       }
@@ -79,24 +74,24 @@ describe('calendar routing', () => {
 
   it('decodes percent-encoded ids once and answers with the real id, never `primary`', async () => {
     for (const id of ['aiko.tanaka%40example.com', AIKO, 'primary']) {
-      const entry = await api(url, token, `users/me/calendarList/${id}`);
+      const entry = await service.api(`users/me/calendarList/${id}`);
       assert.equal(entry.status, 200, id);
       assert.equal(entry.json.id, AIKO);
-      const calendar = await api(url, token, `calendars/${id}`);
+      const calendar = await service.api(`calendars/${id}`);
       assert.equal(calendar.status, 200, id);
       assert.equal(calendar.json.id, AIKO);
     }
-    const team = await api(url, token, `calendars/${encodeURIComponent(TEAM)}`);
+    const team = await service.api(`calendars/${encodeURIComponent(TEAM)}`);
     assert.equal(team.json.id, TEAM);
     // Decoded exactly once: %2540 is the literal id "aiko.tanaka%40example.com", which does not exist.
-    assert.equal((await api(url, token, 'calendars/aiko.tanaka%2540example.com')).status, 404);
-    assert.equal((await api(url, token, 'calendars/a%2Fb')).status, 404);
-    assert.equal((await api(url, token, 'calendars/PRIMARY')).status, 404);
+    assert.equal((await service.api('calendars/aiko.tanaka%2540example.com')).status, 404);
+    assert.equal((await service.api('calendars/a%2Fb')).status, 404);
+    assert.equal((await service.api('calendars/PRIMARY')).status, 404);
   });
 
   describe('bearer authentication (docs/calendar-api.md)', () => {
     async function assert401(init: Parameters<typeof call>[1], path = 'users/me/calendarList'): Promise<void> {
-      const res = await call(`${url}/calendar/v3/${path}`, init);
+      const res = await call(`${service.url}/calendar/v3/${path}`, init);
       assert.equal(res.status, 401);
       assert.deepEqual(res.json, AUTH_ERROR);
       assert.equal(res.headers.get('www-authenticate'), 'Bearer');
@@ -110,29 +105,29 @@ describe('calendar routing', () => {
       }
       await assert401({ headers: { authorization: 'Basic bG9jYWw6c2VjcmV0' } });
       await assert401({ headers: { authorization: 'Bearer' } });
-      await assert401({ headers: { authorization: `Bearer ${token}x` } });
-      await assert401({ headers: { authorization: `Bearer ${token} extra` } });
+      await assert401({ headers: { authorization: `Bearer ${service.token}x` } });
+      await assert401({ headers: { authorization: `Bearer ${service.token} extra` } });
     });
 
     it('key= never stands in for the bearer token (the query forms that do: test/foundation/cors.test.ts)', async () => {
       await assert401({}, `users/me/calendarList?key=AIzaSyD-local`);
-      await assert401({}, `users/me/calendarList?key=${token}`);
+      await assert401({}, `users/me/calendarList?key=${service.token}`);
     });
 
     it('an expired token is 401 (service clock moved past the hour)', async () => {
-      const short = await tokenFor(url, 'calendar');
-      assert.equal((await api(url, short, 'users/me/calendarList')).status, 200);
-      await postJson(`${url}/__svc/clock`, { advanceSeconds: 3601 });
+      const short = await tokenFor(service.url, 'calendar');
+      assert.equal((await api(service.url, short, 'users/me/calendarList')).status, 200);
+      await postJson(`${service.url}/__svc/clock`, { advanceSeconds: 3601 });
       try {
         await assert401({ headers: { authorization: `Bearer ${short}` } });
       } finally {
-        await postJson(`${url}/__svc/clock`, { advanceSeconds: -3601 });
+        await postJson(`${service.url}/__svc/clock`, { advanceSeconds: -3601 });
       }
     });
 
     it('a revoked token is 401', async () => {
-      const revoked = await tokenFor(url, 'calendar');
-      await call(`${url}/oauth/revoke`, {
+      const revoked = await tokenFor(service.url, 'calendar');
+      await call(`${service.url}/oauth/revoke`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({ token: revoked }).toString(),
@@ -148,31 +143,31 @@ describe('calendar routing', () => {
   describe('system parameters', () => {
     it('alt=json, prettyPrint, quotaUser, key, userIp and a stray oauth_token are accepted', async () => {
       const query = 'alt=json&prettyPrint=false&quotaUser=someone&key=AIzaSyD-local&userIp=10.0.0.1&oauth_token=garbage';
-      const res = await api(url, token, `users/me/calendarList?${query}`);
+      const res = await service.api(`users/me/calendarList?${query}`);
       assert.equal(res.status, 200);
       assert.equal(res.json.kind, 'calendar#calendarList');
-      const odd = await api(url, token, `calendars/primary?prettyPrint=maybe&quotaUser=${'q'.repeat(100)}`);
+      const odd = await service.api(`calendars/primary?prettyPrint=maybe&quotaUser=${'q'.repeat(100)}`);
       assert.equal(odd.status, 200);
     });
 
     it('answers compact JSON unless prettyPrint=true', async () => {
-      const compact = await api(url, token, 'calendars/primary');
+      const compact = await service.api('calendars/primary');
       assert.equal(compact.text, JSON.stringify(compact.json));
-      const pretty = await api(url, token, 'calendars/primary?prettyPrint=true');
+      const pretty = await service.api('calendars/primary?prettyPrint=true');
       assert.equal(pretty.text, JSON.stringify(pretty.json, null, 2));
       assert.deepEqual(pretty.json, compact.json);
     });
 
     it('alt other than json is 400 invalid at location alt', async () => {
       for (const alt of ['media', 'proto', 'sse']) {
-        const res = await api(url, token, `calendars/primary?alt=${alt}`);
+        const res = await service.api(`calendars/primary?alt=${alt}`);
         assert.equal(res.status, 400);
         assert.deepEqual(reason(res), { domain: 'global', reason: 'invalid', message: 'alt must be json', locationType: 'parameter', location: 'alt' });
       }
     });
 
     it('a repeated single-valued parameter is 400 naming it', async () => {
-      const res = await api(url, token, 'users/me/calendarList?maxResults=1&maxResults=2');
+      const res = await service.api('users/me/calendarList?maxResults=1&maxResults=2');
       assert.equal(res.status, 400);
       assert.equal(reason(res).location, 'maxResults');
       assert.equal(reason(res).message, 'maxResults must be given at most once');
@@ -181,34 +176,34 @@ describe('calendar routing', () => {
 
   describe('what Google clients send', () => {
     it('POST with X-HTTP-Method-Override: PATCH runs calendarList.patch', async () => {
-      const res = await api(url, token, `users/me/calendarList/${encodeURIComponent(TEAM)}`, {
+      const res = await service.api(`users/me/calendarList/${encodeURIComponent(TEAM)}`, {
         method: 'POST',
         headers: { 'x-http-method-override': 'PATCH' },
         body: { summaryOverride: 'Overridden' },
       });
       assert.equal(res.status, 200);
       assert.equal(res.json.summaryOverride, 'Overridden');
-      assert.equal((await api(url, token, `users/me/calendarList/${TEAM}`)).json.summaryOverride, 'Overridden');
+      assert.equal((await service.api(`users/me/calendarList/${TEAM}`)).json.summaryOverride, 'Overridden');
     });
 
     it('reads a gzip-compressed JSON body (Content-Encoding: gzip)', async () => {
-      const res = await api(url, token, `users/me/calendarList/${TEAM}`, { method: 'PATCH', body: { summaryOverride: 'Zipped' }, gzip: true });
+      const res = await service.api(`users/me/calendarList/${TEAM}`, { method: 'PATCH', body: { summaryOverride: 'Zipped' }, gzip: true });
       assert.equal(res.status, 200);
       assert.equal(res.json.summaryOverride, 'Zipped');
     });
 
     it('malformed JSON and corrupt gzip are 400 in Google\'s envelope', async () => {
-      const bad = await call(`${url}/calendar/v3/users/me/calendarList/primary`, {
+      const bad = await call(`${service.url}/calendar/v3/users/me/calendarList/primary`, {
         method: 'PATCH',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        headers: { authorization: `Bearer ${service.token}`, 'content-type': 'application/json' },
         body: '{"selected":',
       });
       assert.equal(bad.status, 400);
       assert.equal(bad.json.error.code, 400);
       assert.equal(bad.headers.get('content-type'), 'application/json; charset=UTF-8');
-      const corrupt = await call(`${url}/calendar/v3/users/me/calendarList/primary`, {
+      const corrupt = await call(`${service.url}/calendar/v3/users/me/calendarList/primary`, {
         method: 'PATCH',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-encoding': 'gzip' },
+        headers: { authorization: `Bearer ${service.token}`, 'content-type': 'application/json', 'content-encoding': 'gzip' },
         body: 'not gzip',
       });
       assert.equal(corrupt.status, 400);

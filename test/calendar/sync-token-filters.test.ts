@@ -5,16 +5,15 @@
 
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AIKO, api, tokenFor, useService } from '../_helpers/calendar.ts';
+import { AIKO } from '../_helpers/calendar.ts';
+import { useSignedIn } from '../_helpers/signed-in.ts';
 
 const EVENTS = `calendars/${encodeURIComponent(AIKO)}/events`;
 
 describe('nextSyncToken only where Google gives one', () => {
-  const service = useService();
-  let token = '';
+  const service = useSignedIn();
   before(async () => {
-    token = await tokenFor(service.url, 'calendar');
-    await api(service.url, token, EVENTS, {
+    await service.api(EVENTS, {
       method: 'POST',
       body: {
         summary: 'Sync probe',
@@ -23,7 +22,7 @@ describe('nextSyncToken only where Google gives one', () => {
         extendedProperties: { private: { k: 'v' }, shared: { s: 't' } },
       },
     });
-    await api(service.url, token, EVENTS, { method: 'POST', body: { start: { dateTime: '2027-01-02T10:00:00Z' }, end: { dateTime: '2027-01-02T11:00:00Z' } } });
+    await service.api(EVENTS, { method: 'POST', body: { start: { dateTime: '2027-01-02T10:00:00Z' }, end: { dateTime: '2027-01-02T11:00:00Z' } } });
   });
 
   const without = [
@@ -36,7 +35,7 @@ describe('nextSyncToken only where Google gives one', () => {
   ];
   for (const query of without) {
     test(`a listing with ${query} ends with neither page nor sync token`, async () => {
-      const answer = await api(service.url, token, `${EVENTS}?${query}`);
+      const answer = await service.api(`${EVENTS}?${query}`);
       assert.equal(answer.status, 200, answer.text);
       assert.equal(answer.json.nextPageToken, undefined);
       assert.equal(answer.json.nextSyncToken, undefined);
@@ -46,18 +45,18 @@ describe('nextSyncToken only where Google gives one', () => {
   const withToken = ['', 'singleEvents=true', 'orderBy=updated', 'timeMin=2026-01-01T00:00:00Z&timeMax=2028-01-01T00:00:00Z', 'showDeleted=true', 'timeZone=UTC'];
   for (const query of withToken) {
     test(`a listing with ${query || 'no parameters'} ends with a sync token`, async () => {
-      const answer = await api(service.url, token, `${EVENTS}?${query}`);
+      const answer = await service.api(`${EVENTS}?${query}`);
       assert.equal(answer.status, 200, answer.text);
       assert.equal(typeof answer.json.nextSyncToken, 'string');
     });
   }
 
   test('orderBy=startTime over several pages: page tokens, and no sync token on the last page', async () => {
-    let page = await api(service.url, token, `${EVENTS}?singleEvents=true&orderBy=startTime&maxResults=1`);
+    let page = await service.api(`${EVENTS}?singleEvents=true&orderBy=startTime&maxResults=1`);
     let pages = 1;
     while (page.json.nextPageToken !== undefined) {
       assert.equal(page.json.nextSyncToken, undefined);
-      page = await api(service.url, token, `${EVENTS}?singleEvents=true&orderBy=startTime&maxResults=1&pageToken=${encodeURIComponent(page.json.nextPageToken)}`);
+      page = await service.api(`${EVENTS}?singleEvents=true&orderBy=startTime&maxResults=1&pageToken=${encodeURIComponent(page.json.nextPageToken)}`);
       pages++;
     }
     assert.ok(pages > 1);

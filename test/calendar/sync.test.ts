@@ -1,30 +1,27 @@
 // Incremental sync of events.list (https://developers.google.com/workspace/calendar/api/v3/reference/events/list, https://developers.google.com/workspace/calendar/api/guides/sync): full sync, then
 // exactly the changes and deletions; incompatible parameters; stale tokens after a reset.
 
-import { before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { api, reason, tokenFor, useService } from '../_helpers/calendar.ts';
+import { api, reason, tokenFor } from '../_helpers/calendar.ts';
+import { useSignedIn } from '../_helpers/signed-in.ts';
 
 const EVENTS = 'calendars/primary/events';
 
 describe('sync tokens', () => {
-  const service = useService();
-  let token = '';
+  const service = useSignedIn();
   const insert = async (summary: string, extra: object = {}) =>
-    (await api(service.url, token, EVENTS, {
+    (await service.api(EVENTS, {
       method: 'POST',
       body: { summary, start: { dateTime: '2027-08-01T10:00:00Z' }, end: { dateTime: '2027-08-01T11:00:00Z' }, ...extra },
     })).json;
 
-  before(async () => {
-    token = await tokenFor(service.url, 'calendar');
-  });
 
   async function fullSync(query = ''): Promise<{ ids: string[]; syncToken: string }> {
     const ids: string[] = [];
     let pageToken: string | undefined;
     for (;;) {
-      const answer = await api(service.url, token, `${EVENTS}?maxResults=2${query}${pageToken ? `&pageToken=${pageToken}` : ''}`);
+      const answer = await service.api(`${EVENTS}?maxResults=2${query}${pageToken ? `&pageToken=${pageToken}` : ''}`);
       assert.equal(answer.status, 200, answer.text);
       ids.push(...answer.json.items.map((e: { id: string }) => e.id));
       pageToken = answer.json.nextPageToken;
@@ -39,14 +36,14 @@ describe('sync tokens', () => {
     const full = await fullSync();
     assert.deepEqual(full.ids.sort(), [a.id, b.id, c.id].sort());
 
-    const nothing = await api(service.url, token, `${EVENTS}?syncToken=${full.syncToken}`);
+    const nothing = await service.api(`${EVENTS}?syncToken=${full.syncToken}`);
     assert.deepEqual(nothing.json.items, []);
     assert.equal(typeof nothing.json.nextSyncToken, 'string');
 
-    await api(service.url, token, `${EVENTS}/${a.id}`, { method: 'PATCH', body: { summary: 'A2' } });
-    await api(service.url, token, `${EVENTS}/${b.id}`, { method: 'DELETE' });
+    await service.api(`${EVENTS}/${a.id}`, { method: 'PATCH', body: { summary: 'A2' } });
+    await service.api(`${EVENTS}/${b.id}`, { method: 'DELETE' });
     const d = await insert('D');
-    const inc = await api(service.url, token, `${EVENTS}?syncToken=${full.syncToken}`);
+    const inc = await service.api(`${EVENTS}?syncToken=${full.syncToken}`);
     assert.equal(inc.status, 200);
     const byId = new Map(inc.json.items.map((e: { id: string }) => [e.id, e]));
     assert.deepEqual([...byId.keys()].sort(), [a.id, b.id, d.id].sort());
@@ -55,23 +52,23 @@ describe('sync tokens', () => {
     assert.deepEqual(tomb, { kind: 'calendar#event', etag: tomb.etag, id: b.id, status: 'cancelled' });
 
     // Paging through an incremental result repeats the syncToken with the pageToken.
-    const page1 = await api(service.url, token, `${EVENTS}?syncToken=${full.syncToken}&maxResults=2`);
+    const page1 = await service.api(`${EVENTS}?syncToken=${full.syncToken}&maxResults=2`);
     assert.equal(page1.json.items.length, 2);
     assert.equal(page1.json.nextSyncToken, undefined);
-    const page2 = await api(service.url, token, `${EVENTS}?syncToken=${full.syncToken}&maxResults=2&pageToken=${page1.json.nextPageToken}`);
+    const page2 = await service.api(`${EVENTS}?syncToken=${full.syncToken}&maxResults=2&pageToken=${page1.json.nextPageToken}`);
     assert.equal(page2.json.items.length, 1);
     const next = page2.json.nextSyncToken as string;
-    assert.deepEqual((await api(service.url, token, `${EVENTS}?syncToken=${next}`)).json.items, []);
+    assert.deepEqual((await service.api(`${EVENTS}?syncToken=${next}`)).json.items, []);
 
     const e = await insert('E');
-    assert.deepEqual((await api(service.url, token, `${EVENTS}?syncToken=${next}`)).json.items.map((x: { id: string }) => x.id), [e.id]);
-    assert.deepEqual((await api(service.url, token, `${EVENTS}?syncToken=${next}&showDeleted=true`)).status, 200);
+    assert.deepEqual((await service.api(`${EVENTS}?syncToken=${next}`)).json.items.map((x: { id: string }) => x.id), [e.id]);
+    assert.deepEqual((await service.api(`${EVENTS}?syncToken=${next}&showDeleted=true`)).status, 200);
   });
 
   test('a windowed full sync still reports later changes outside the window', async () => {
     const full = await fullSync('&timeMin=2027-08-01T00:00:00Z&timeMax=2027-08-02T00:00:00Z');
     const outside = await insert('Outside', { start: { dateTime: '2030-01-01T10:00:00Z' }, end: { dateTime: '2030-01-01T11:00:00Z' } });
-    const inc = await api(service.url, token, `${EVENTS}?syncToken=${full.syncToken}`);
+    const inc = await service.api(`${EVENTS}?syncToken=${full.syncToken}`);
     assert.ok(inc.json.items.some((x: { id: string }) => x.id === outside.id));
   });
 
@@ -82,8 +79,8 @@ describe('sync tokens', () => {
       recurrence: ['RRULE:FREQ=DAILY;COUNT=3'],
     });
     const full = await fullSync();
-    await api(service.url, token, `${EVENTS}/${series.id}_20270902T100000Z`, { method: 'DELETE' });
-    const items = (await api(service.url, token, `${EVENTS}?syncToken=${full.syncToken}`)).json.items;
+    await service.api(`${EVENTS}/${series.id}_20270902T100000Z`, { method: 'DELETE' });
+    const items = (await service.api(`${EVENTS}?syncToken=${full.syncToken}`)).json.items;
     assert.deepEqual(items.map((x: { id: string }) => x.id), [`${series.id}_20270902T100000Z`]);
     assert.equal(items[0].recurringEventId, series.id);
     assert.deepEqual(items[0].originalStartTime, { dateTime: '2027-09-02T19:00:00+09:00', timeZone: 'UTC' });
@@ -92,14 +89,14 @@ describe('sync tokens', () => {
   test('parameters that cannot accompany a sync token are 400', async () => {
     const { syncToken } = await fullSync();
     for (const extra of ['iCalUID=x', 'orderBy=updated', 'privateExtendedProperty=a%3Db', 'q=x', 'sharedExtendedProperty=a%3Db', 'timeMin=2027-01-01T00:00:00Z', 'timeMax=2027-01-01T00:00:00Z', 'updatedMin=2027-01-01T00:00:00Z', 'showDeleted=false']) {
-      const answer = await api(service.url, token, `${EVENTS}?syncToken=${syncToken}&${extra}`);
+      const answer = await service.api(`${EVENTS}?syncToken=${syncToken}&${extra}`);
       assert.equal(answer.status, 400, extra);
       assert.equal(reason(answer).location, extra.split('=')[0]);
     }
   });
 
   test('garbage and stale tokens are 410 fullSyncRequired', async () => {
-    const garbage = await api(service.url, token, `${EVENTS}?syncToken=garbage`);
+    const garbage = await service.api(`${EVENTS}?syncToken=garbage`);
     assert.equal(garbage.status, 410);
     assert.deepEqual(reason(garbage), {
       domain: 'calendar',
@@ -110,7 +107,7 @@ describe('sync tokens', () => {
     });
     const { syncToken } = await fullSync();
     // A token of another calendar is not valid here either.
-    assert.equal((await api(service.url, token, `calendars/team-aiko%40group.calendar.example.com/events?syncToken=${syncToken}`)).status, 410);
+    assert.equal((await service.api(`calendars/team-aiko%40group.calendar.example.com/events?syncToken=${syncToken}`)).status, 410);
     assert.equal((await fetch(`${service.url}/__svc/reset`, { method: 'POST' })).status, 204);
     const fresh = await tokenFor(service.url, 'calendar');
     const stale = await api(service.url, fresh, `${EVENTS}?syncToken=${syncToken}`);

@@ -99,9 +99,10 @@ describe('serve', () => {
     assert.match(banner, new RegExp(`token --url ${url} --user user-aiko --field access_token`));
     assert.ok(!banner.includes('local-calendar-secret'), 'the banner prints no secret');
 
+    // The banner goes out before the service answers its first request, as above; `exited` waits
+    // for stderr to close, so whatever the process wrote is read by then.
     const quiet = serveCli(['--port', '0', '--quiet']);
-    await quiet.listening;
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await call(`${await quiet.listening}/__svc/health`);
     quiet.child.kill('SIGTERM');
     await quiet.exited;
     assert.equal(quiet.stderr().replace('SIGTERM received, shutting down\n', ''), '');

@@ -8,6 +8,7 @@ import { json, jsonText } from '../../src/http/result.ts';
 import type { Handler, Surface } from '../../src/http/surface.ts';
 import { Router } from '../../src/http/router.ts';
 import { createHttpServer } from '../../src/server.ts';
+import type { Site } from '../../src/server.ts';
 import { call, startService } from '../_helpers/service.ts';
 
 const UNSUPPORTED = { error: 'unsupportedFeature', error_description: 'Unsupported API endpoint or method.' };
@@ -85,8 +86,8 @@ describe('answers wait for the store commit (group commit, Store.durable)', () =
     renderError: () => json(500, { error: 'rendered by the surface' }),
   };
 
-  async function withServer(durable: () => Promise<void> | undefined, fn: (url: string) => Promise<void>): Promise<void> {
-    const site = { surfaces: [surface], durable };
+  async function withServer(durable: () => Promise<void> | undefined, fn: (url: string) => Promise<void>, onAnswered?: Site['onAnswered']): Promise<void> {
+    const site: Site = { surfaces: [surface], durable, ...(onAnswered ? { onAnswered } : {}) };
     const { server, stop } = createHttpServer({ route: (path) => ({ site, path, baseUrl: '', prefix: '' }), log: silentLogger });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
@@ -99,19 +100,28 @@ describe('answers wait for the store commit (group commit, Store.durable)', () =
   it('holds the answer until the pending commit lands', async () => {
     let land!: () => void;
     const commit = new Promise<void>((resolve) => (land = resolve));
-    await withServer(() => commit, async (url) => {
-      let answered = false;
-      const response = fetch(`${url}/write`, { method: 'POST' }).then((res) => {
-        answered = true;
-        return res;
-      });
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      assert.equal(answered, false, 'answered before the commit');
+    let reached!: () => void;
+    const waiting = new Promise<void>((resolve) => (reached = resolve));
+    // Only the first request, the write, finds a commit pending; the ones after it find none.
+    let asked = 0;
+    const durable = () => {
+      if (asked++ > 0) return undefined;
+      reached();
+      return commit;
+    };
+    const answered: string[] = [];
+    await withServer(durable, async (url) => {
+      const response = fetch(`${url}/write`, { method: 'POST' });
+      await waiting;
+      // A request that comes after the write is answered while the write still waits.
+      assert.equal((await fetch(`${url}/parts`)).status, 200);
+      assert.deepEqual(answered, ['/parts'], 'answered before the commit');
       land();
       const res = await response;
       assert.equal(res.status, 200);
       assert.deepEqual(await res.json(), { written: true });
-    });
+      assert.deepEqual(answered, ['/parts', '/write']);
+    }, (req) => answered.push(req.path));
   });
 
   it('sends a body given as several buffers in order, with their total length', async () => {

@@ -15,6 +15,8 @@ import { SQLITE_SKIP } from '../_helpers/node.ts';
 import { obtainToken } from '../_helpers/oauth.ts';
 
 const EVENTS = '/calendar/v3/calendars/primary/events';
+/** SIGKILL goes out on this acknowledgement, mid-burst: the other workers have requests in flight. */
+const KILL_AT_ACK = 300;
 
 interface EventState {
   summary: string;
@@ -42,11 +44,6 @@ describe('SIGKILL during a write burst', { skip: SQLITE_SKIP }, () => {
     const channels: string[] = [];
     let acks = 0;
     let killed = false;
-    const kill = () => {
-      if (!killed) first.child.kill('SIGKILL');
-      killed = true;
-    };
-    setTimeout(kill, 1500);
 
     const worker = async (w: number) => {
       const r = new Rng(SEED).fork(`crash-${w}`);
@@ -99,13 +96,15 @@ describe('SIGKILL during a write burst', { skip: SQLITE_SKIP }, () => {
         apply?.();
         if (request[0] === '/oauth/token') tokens.push((JSON.parse(text) as { access_token: string }).access_token);
         if (request[0].endsWith('/watch')) channels.push((JSON.parse(text) as { id: string }).id);
-        if (++acks >= 600) kill();
+        if (++acks === KILL_AT_ACK) {
+          killed = true;
+          first.child.kill('SIGKILL');
+        }
       }
     };
     await Promise.all(Array.from({ length: 8 }, (_, w) => worker(w)));
     const death = await first.exited;
     assert.equal(death.signal, 'SIGKILL', `the service ended on its own: ${first.stderr()}`);
-    assert.ok(acks > 50, `only ${acks} writes acknowledged before the kill`);
 
     assert.equal(await integrityCheck(db), 'ok');
     const second = await startCli(db);

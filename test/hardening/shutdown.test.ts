@@ -12,6 +12,8 @@ import { SQLITE_SKIP } from '../_helpers/node.ts';
 import { obtainToken } from '../_helpers/oauth.ts';
 
 const EVENTS = '/calendar/v3/calendars/primary/events';
+/** SIGTERM goes out once this many answers came back, every client with requests in flight. */
+const ANSWERS_BEFORE_SIGTERM = 90;
 
 /** Errors that mean the connection was refused or closed before an answer began: clean. */
 function cleanClose(error: unknown): boolean {
@@ -32,6 +34,8 @@ describe('SIGTERM under load', { skip: SQLITE_SKIP }, () => {
     let answered = 0;
     let refused = 0;
     let stop = false;
+    let loaded!: () => void;
+    const underLoad = new Promise<void>((resolve) => (loaded = resolve));
     const client = async (c: number) => {
       for (let n = 0; !stop; n++) {
         const write = n % 2 === 0;
@@ -43,7 +47,7 @@ describe('SIGTERM under load', { skip: SQLITE_SKIP }, () => {
         try {
           const answer = await fetch(`${service.url}${path}`, init);
           const body = await answer.text();
-          answered++;
+          if (++answered === ANSWERS_BEFORE_SIGTERM) loaded();
           if (answer.status !== 200) problems.push(`${init.method ?? 'GET'}: ${answer.status} ${body.slice(0, 200)}`);
           else if (write) acked.push(id);
           else JSON.parse(body); // a whole, parseable answer
@@ -55,19 +59,17 @@ describe('SIGTERM under load', { skip: SQLITE_SKIP }, () => {
       }
     };
     const clients = Promise.all(Array.from({ length: 30 }, (_, c) => client(c)));
-    await new Promise((resolve) => setTimeout(resolve, 700));
+    // Every client dies early only if something is wrong; the assertions below then say what.
+    await Promise.race([underLoad, clients]);
     const before = answered;
     service.child.kill('SIGTERM');
-    let timer: NodeJS.Timeout | undefined;
-    const exit = await Promise.race([service.exited, new Promise<'hung'>((resolve) => (timer = setTimeout(() => resolve('hung'), 10_000)))]);
-    clearTimeout(timer);
+    const exit = await service.exited;
     stop = true;
     await clients;
 
-    assert.notEqual(exit, 'hung', `no exit within 10 s of SIGTERM; stderr: ${service.stderr()}`);
     assert.deepEqual(exit, { code: 0, signal: null }, service.stderr());
     assert.deepEqual(problems, []);
-    assert.ok(before > 30, `only ${before} answers before SIGTERM`);
+    assert.ok(before >= ANSWERS_BEFORE_SIGTERM, `only ${before} answers before SIGTERM`);
     assert.doesNotMatch(service.stderr(), /error/i);
     // A clean close checkpoints the WAL into the database file.
     assert.ok(!existsSync(`${db}-wal`) || statSync(`${db}-wal`).size === 0, 'the WAL was left behind');
