@@ -58,8 +58,10 @@ export function serviceError(step: string, answer: Answer): ServiceError {
 function describe(body: unknown): string | undefined {
   const error = (body as { error?: unknown } | null)?.error;
   if (typeof error === 'string') return `${error}: ${String((body as { error_description?: unknown }).error_description ?? '')}`;
-  const message = (error as { message?: unknown } | null | undefined)?.message;
-  return typeof message === 'string' ? message : undefined;
+  const envelope = error as { message?: unknown; errors?: Array<{ reason?: unknown }> } | null | undefined;
+  if (typeof envelope?.message !== 'string') return undefined;
+  const reason = envelope.errors?.[0]?.reason;
+  return typeof reason === 'string' ? `${reason}: ${envelope.message}` : envelope.message;
 }
 
 /** Calls a management path and returns its parsed JSON (undefined for an empty answer), or throws a ServiceError. */
