@@ -19,6 +19,9 @@ mkdirSync(join(SCRATCH_DIR, 'node_modules'), { recursive: true });
 const link = join(SCRATCH_DIR, 'node_modules', 'local-calendar-emulator');
 rmSync(link, { recursive: true, force: true });
 symlinkSync(REPOSITORY, link, 'dir');
+// Vitest keeps transformed modules by path in the scratch folder; a run from another checkout
+// (or of older code) must not be served from them.
+for (const cache of ['.vite', '.vitest-cache']) rmSync(join(SCRATCH_DIR, 'node_modules', cache), { recursive: true, force: true });
 
 const asked = process.argv.slice(2);
 let passed = 0;
