@@ -127,7 +127,8 @@ async function main(languages: string[]): Promise<number> {
     });
     skipped += selected.length - available.length;
     // The workspace runs come after every root run: a program's loopback port may stay taken
-    // (TIME_WAIT) for a minute after its run, and the other languages fill that minute.
+    // (TIME_WAIT) for a minute after its run; the other languages fill some of that minute, and
+    // Python's second run waits until its port can be bound (untilPythonCanBind).
     const runs = [
       ...available.map((quickstart) => ({ quickstart, name: quickstart.language, url: async () => service.url })),
       ...available.flatMap((quickstart) => {
@@ -137,6 +138,7 @@ async function main(languages: string[]): Promise<number> {
     ];
     for (const { quickstart, ...target } of runs) {
       const command = quickstart.command();
+      if (quickstart.language === 'python') await untilPythonCanBind(PYTHON_REDIRECT_PORT);
       const began = performance.now();
       const outcome = await runQuickstart(command, await target.url());
       const detail = `${((performance.now() - began) / 1000).toFixed(1)} s${command.note === undefined ? '' : `; ${command.note}`}`;
@@ -154,6 +156,23 @@ async function main(languages: string[]): Promise<number> {
   }
   console.log(`quickstarts: ${passed} passed, ${failed} failed, ${skipped} skipped`);
   return failed === 0 ? 0 : 1;
+}
+
+/** The loopback port of python/quickstart.py's redirect URI (fixtures/quickstarts.json). */
+const PYTHON_REDIRECT_PORT = 8085;
+
+/**
+ * google-auth-oauthlib's run_local_server binds its port without SO_REUSEADDR ("fail fast if the
+ * address is occupied"), so a second run within a minute of the first finds the port held by the
+ * first run's closed connections (TIME_WAIT). Waits, at most 90 s, until Python itself can bind it.
+ */
+async function untilPythonCanBind(port: number): Promise<void> {
+  const probe = `import socket\ns = socket.socket()\ns.bind(('127.0.0.1', ${port}))`;
+  for (let waited = 0; waited < 90; waited++) {
+    const bound = await new Promise<boolean>((resolve) => spawn('/usr/bin/python3', ['-c', probe], { stdio: 'ignore' }).on('exit', (code) => resolve(code === 0)).on('error', () => resolve(true)));
+    if (bound) return;
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
 }
 
 process.exitCode = await main(process.argv.slice(2));
