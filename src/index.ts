@@ -10,8 +10,8 @@
 import { readFileSync } from 'node:fs';
 import { createHandle, firstClient } from './handle/handle.ts';
 import type { Handle } from './handle/handle.ts';
-import { launch } from './service.ts';
-import type { RunningService, StartOptions } from './service.ts';
+import { launch } from './composition/service.ts';
+import type { RunningService, StartOptions } from './composition/service.ts';
 
 export { connect } from './handle/handle.ts';
 export type { Handle, TokenOptions, WorkspaceHandle, WorkspaceOptions } from './handle/handle.ts';

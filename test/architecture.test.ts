@@ -1,9 +1,10 @@
 // The layers of src/, checked on every run: each file belongs to one part of
 // the map below, a part imports only the parts the map lets it, the map's edges all point down
-// its layers, and no import cycle exists between files. The README's "Layout" section shows the
-// same map. A new edge between parts, a new folder or file outside the map, or an import of
-// anything but node: builtins and relative files fails here: widening the map is a deliberate
-// change to PARTS, made with the README beside it. Type imports count: a type is a dependency.
+// its layers, and no import cycle exists between files. The layer table of docs/architecture.md
+// is the same map, checked here to name exactly these parts, members, layers and edges. A new edge
+// between parts, a new folder or file outside the map, or an import of anything but node:
+// builtins and relative files fails here: widening the map is a deliberate change to PARTS and to
+// that table together. Type imports count: a type is a dependency.
 
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -22,36 +23,36 @@ interface Part {
   readonly mayImport: readonly string[];
 }
 
-// Layers, top to bottom: 8 entry points, 7 the composition root, 6 the HTTP server, the
-// Management API and the MCP surface, 5 the Calendar API, 4 OAuth and push delivery, 3 the App's shared state,
-// the fault rules and the usage limits, 2 fixtures, 1 event input and Google's error envelope, 0 the foundation (each
-// part of it imports nothing outside itself). The test handle sits at 0 too: it is a client of the
+// Layers, top to bottom: 8 entry points, 7 the composition root, 6 the Management API and the
+// MCP surface, 5 the Calendar API, 4 OAuth and push delivery, 3 the App's shared state, the
+// journal, the fault rules and the usage limits, 2 fixtures, 1 the event model and Google's error
+// envelope, 0 the foundation, the HTTP server among it (each part of it imports nothing outside
+// itself). The test handle sits at 0 too: it is a client of the
 // public HTTP API, so it must import nothing of the service, or it would behave differently in
 // process and remote.
 const PARTS: Readonly<Record<string, Part>> = {
   entry: { members: ['main.ts', 'cli/'], layer: 8, mayImport: ['root', 'config', 'fixtures', 'handle', 'http', 'store', 'text'] },
-  root: { members: ['index.ts', 'service.ts', 'workspace.ts', 'workspaces.ts'], layer: 7, mayImport: ['app', 'calendar', 'config', 'domain', 'faults', 'fixtures', 'http', 'handle', 'journal', 'management', 'mcp', 'oauth', 'push', 'server', 'store', 'usage'] },
-  server: { members: ['server.ts'], layer: 6, mayImport: ['http'] },
+  root: { members: ['index.ts', 'composition/'], layer: 7, mayImport: ['app', 'calendar', 'config', 'domain', 'faults', 'fixtures', 'http', 'handle', 'journal', 'management', 'mcp', 'oauth', 'push', 'store', 'usage'] },
   // Google's MCP tools run the Calendar API's handlers, so the MCP surface sits just above it.
   mcp: { members: ['mcp/'], layer: 6, mayImport: ['api', 'app', 'calendar', 'config', 'domain', 'faults', 'http', 'oauth', 'push', 'usage'] },
   management: { members: ['management/'], layer: 6, mayImport: ['app', 'calendar', 'config', 'domain', 'faults', 'fixtures', 'http', 'journal', 'push', 'usage', 'validation'] },
-  calendar: { members: ['calendar/'], layer: 5, mayImport: ['api', 'app', 'crypto', 'domain', 'events', 'faults', 'http', 'oauth', 'push', 'store', 'usage', 'validation'] },
+  calendar: { members: ['calendar/'], layer: 5, mayImport: ['api', 'app', 'crypto', 'domain', 'event-model', 'faults', 'http', 'oauth', 'push', 'store', 'usage', 'validation'] },
   oauth: { members: ['oauth/'], layer: 4, mayImport: ['api', 'app', 'crypto', 'faults', 'http', 'store'] },
   push: { members: ['push/'], layer: 4, mayImport: ['api', 'app', 'crypto', 'domain', 'faults', 'store', 'validation'] },
   journal: { members: ['journal/'], layer: 3, mayImport: ['domain', 'http'] },
   faults: { members: ['faults/'], layer: 3, mayImport: ['api', 'http', 'validation'] },
   usage: { members: ['usage/'], layer: 3, mayImport: ['api', 'domain'] },
-  app: { members: ['app.ts'], layer: 3, mayImport: ['domain', 'fixtures', 'http', 'store'] },
-  fixtures: { members: ['fixtures.ts', 'fixtures/'], layer: 2, mayImport: ['crypto', 'domain', 'events', 'store', 'text', 'validation'] },
-  events: { members: ['events/'], layer: 1, mayImport: ['crypto', 'domain', 'store', 'validation'] },
+  app: { members: ['app/'], layer: 3, mayImport: ['domain', 'fixtures', 'http', 'store'] },
+  fixtures: { members: ['fixtures/'], layer: 2, mayImport: ['crypto', 'domain', 'event-model', 'store', 'text', 'validation'] },
+  'event-model': { members: ['event-model/'], layer: 1, mayImport: ['crypto', 'domain', 'store', 'validation'] },
   api: { members: ['api/'], layer: 1, mayImport: ['http', 'validation'] },
   http: { members: ['http/'], layer: 0, mayImport: [] },
-  validation: { members: ['validation.ts'], layer: 0, mayImport: [] },
-  crypto: { members: ['crypto.ts'], layer: 0, mayImport: [] },
+  validation: { members: ['validation/'], layer: 0, mayImport: [] },
+  crypto: { members: ['crypto/'], layer: 0, mayImport: [] },
   domain: { members: ['domain/'], layer: 0, mayImport: [] },
   store: { members: ['store/'], layer: 0, mayImport: [] },
-  config: { members: ['config.ts', 'version.ts'], layer: 0, mayImport: [] },
-  text: { members: ['one-line.ts', 'json-error-position.ts'], layer: 0, mayImport: [] },
+  config: { members: ['config/'], layer: 0, mayImport: [] },
+  text: { members: ['text/'], layer: 0, mayImport: [] },
   handle: { members: ['handle/'], layer: 0, mayImport: [] },
 };
 
@@ -96,6 +97,36 @@ function partOf(file: string, parts: Readonly<Record<string, Part>> = PARTS): st
   const owners = Object.entries(parts).filter(([, part]) => part.members.some((m) => (m.endsWith('/') ? file.startsWith(m) : file === m)));
   assert.ok(owners.length <= 1, `${file} is in more than one part: ${owners.map(([name]) => name).join(', ')}`);
   return owners[0]?.[0];
+}
+
+const ARCHITECTURE_DOC = join(SRC, '..', 'docs', 'architecture.md');
+
+/**
+ * The map as docs/architecture.md's layer table states it: rows `| layer | name: \`src/…\`, … |
+ * what it holds | parts, or "nothing" |`, members and edges sorted.
+ */
+function documentedParts(markdown: string): Record<string, Part> {
+  const parts: Record<string, Part> = {};
+  for (const line of markdown.split('\n')) {
+    const cells = line.split('|').slice(1, -1).map((cell) => cell.trim());
+    if (cells.length !== 4 || !/^\d+$/.test(cells[0] as string)) continue;
+    const [layer, part, , edges] = cells as [string, string, string, string];
+    const named = /^([\w-]+): (.+)$/.exec(part);
+    assert.ok(named, `docs/architecture.md: the part "${part}" is not written "name: \`src/…\`"`);
+    const name = named[1] as string;
+    assert.equal(parts[name], undefined, `docs/architecture.md names the part ${name} twice`);
+    parts[name] = {
+      layer: Number(layer),
+      members: [...(named[2] as string).matchAll(/`src\/([^`]+)`/g)].map((m) => m[1] as string).sort(),
+      mayImport: edges === 'nothing' ? [] : edges.split(',').map((edge) => edge.trim()).sort(),
+    };
+  }
+  return parts;
+}
+
+/** PARTS with members and edges sorted, to compare with the documented map. */
+function sortedParts(parts: Readonly<Record<string, Part>>): Record<string, Part> {
+  return Object.fromEntries(Object.entries(parts).map(([name, part]) => [name, { layer: part.layer, members: [...part.members].sort(), mayImport: [...part.mayImport].sort() }]));
 }
 
 /** Edges between parts that the map does not allow, as `from -> to` lines. */
@@ -169,6 +200,20 @@ describe('architecture', () => {
 
   it('no import cycle between files', () => {
     assert.equal(findCycle(graph)?.join(' -> '), undefined);
+  });
+
+  it("docs/architecture.md's layer table is this map: the same parts, members, layers and edges", () => {
+    assert.deepEqual(documentedParts(readFileSync(ARCHITECTURE_DOC, 'utf8')), sortedParts(PARTS));
+  });
+
+  it('a documented map that drifts from PARTS is caught', () => {
+    const table = '| Layer | Part | What it holds | May import |\n|---|---|---|---|\n| 0 | http: `src/http/`, `src/server.ts` | x | nothing |\n| 1 | api: `src/api/` | x | http, validation |\n';
+    assert.deepEqual(documentedParts(table), {
+      http: { layer: 0, members: ['http/', 'server.ts'], mayImport: [] },
+      api: { layer: 1, members: ['api/'], mayImport: ['http', 'validation'] },
+    });
+    assert.notDeepEqual(documentedParts(table), sortedParts(PARTS));
+    assert.throws(() => documentedParts('| 0 | `src/http/` | x | nothing |'), /not written "name:/);
   });
 
   it('a bad edge or a cycle is caught', () => {

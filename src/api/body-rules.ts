@@ -1,10 +1,10 @@
-// How the calendar API refuses a JSON body member that breaks a rule of src/validation.ts:
+// How the calendar API refuses a JSON body member that breaks a rule of src/validation/validation.ts:
 // 400 invalid, "<path> <rule>" (`defaultReminders[0].minutes must be an integer from 0 to
 // 40320`). Event bodies are not worded here: they answer with Google's own messages
-// (src/events/input-error.ts).
+// (src/event-model/input-error.ts).
 
-import { ruleText } from '../validation.ts';
-import type { Fail, OwnWording } from '../validation.ts';
+import { ruleText } from '../validation/validation.ts';
+import type { Fail, OwnWording } from '../validation/validation.ts';
 import { googleErrors } from './google-error.ts';
 
 // The calendar API has always said "an object" where fixtures say "a JSON object".

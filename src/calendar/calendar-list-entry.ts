@@ -14,11 +14,11 @@
 import { invalidMember } from '../api/body-rules.ts';
 import { googleErrors } from '../api/google-error.ts';
 import type { CalendarListEntryRecord, CalendarRecord, Json, JsonObject, UserRecord } from '../store/store.ts';
-import { conferencePropertiesOf } from '../events/conference.ts';
+import { conferencePropertiesOf } from '../event-model/meet-conference.ts';
 import { calendarText, dataOwnerOf } from './calendars.ts';
 import { CALENDAR_PALETTE, DEFAULT_FOREGROUND, RGB_COLOUR, defaultColorId, nearestColorId } from './colors.ts';
 import { etagFor } from './etag.ts';
-import { assertArray, assertBoolean, assertEnum, assertInteger, assertObject, assertString } from '../validation.ts';
+import { assertArray, assertBoolean, assertEnum, assertInteger, assertObject, assertString } from '../validation/validation.ts';
 
 export const ACCESS_ROLES = ['freeBusyReader', 'reader', 'writer', 'owner'] as const;
 

@@ -8,7 +8,7 @@
 import { googleErrors } from '../api/google-error.ts';
 import type { CalendarRecord, Json, UserRecord } from '../store/store.ts';
 import type { CalendarCall, CalendarHandler } from './context.ts';
-import { conferencePropertiesOf } from '../events/conference.ts';
+import { conferencePropertiesOf } from '../event-model/meet-conference.ts';
 import { etagFor } from './etag.ts';
 import { respond } from './respond.ts';
 
@@ -24,7 +24,7 @@ export function resolveOwnedCalendar(call: CalendarCall, calendarId: string): Ca
   return calendar;
 }
 
-/** The caller's primary calendar: its id is the owner's e-mail (fixtures.ts), so one lookup usually finds it. */
+/** The caller's primary calendar: its id is the owner's e-mail (src/fixtures/fixture.ts), so one lookup usually finds it. */
 function primaryOf(call: CalendarCall): CalendarRecord | undefined {
   const { store } = call.app;
   const user = call.auth.user;

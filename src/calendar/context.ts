@@ -1,13 +1,13 @@
 // What every calendar API handler receives: the authenticated caller with the parsed request.
 // src/calendar/routes.ts authenticates and checks scopes before a handler runs.
 
-import type { App } from '../app.ts';
+import type { App } from '../app/app.ts';
 import type { ApiRequest } from '../http/request.ts';
 import type { Result } from '../http/result.ts';
 import type { Params } from '../http/router.ts';
 import type { BearerAuth } from '../oauth/bearer.ts';
 import type { Notifier } from '../push/delivery.ts';
-import type { RenderCache } from './list-items.ts';
+import type { RenderCache } from './events/list-items.ts';
 import type { WindowCache } from './window-cache.ts';
 
 /**

@@ -28,14 +28,14 @@ import { MS_PER_DAY, formatRfc3339InZone, isValidTimeZone } from '../domain/time
 import type { CalendarRecord, Json, JsonObject } from '../store/store.ts';
 import type { CalendarHandler } from './context.ts';
 import { PRIMARY_ALIAS, resolveOwnedCalendar } from './calendars.ts';
-import { ExpansionLimitError, expandWindow } from '../events/occurrences.ts';
-import { entryOf } from '../events/invitations.ts';
+import { ExpansionLimitError, expandWindow } from '../event-model/occurrences.ts';
+import { entryOf } from '../event-model/invitee-copies.ts';
 import { respondText } from './respond.ts';
 import { keptWindowValue } from './window-cache.ts';
 import type { CalendarCall } from './context.ts';
 import { invalidLocatedMember } from '../api/body-rules.ts';
-import { assertArray, assertInteger, assertObject, assertString, isJsonObject } from '../validation.ts';
-import type { Fail, JsonRecord } from '../validation.ts';
+import { assertArray, assertInteger, assertObject, assertString, isJsonObject } from '../validation/validation.ts';
+import type { Fail, JsonRecord } from '../validation/validation.ts';
 
 const MAX_RANGE_DAYS = 366;
 const MAX_INSTANCES = 20_000;

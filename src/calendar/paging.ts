@@ -1,9 +1,9 @@
 // Opaque page and sync tokens. A token is base64url JSON carrying the workspace generation, so a
 // token from before a reset or fixture load is recognised as stale (410 fullSyncRequired for sync
 // tokens, 400 for page tokens) instead of silently pointing into new data. What an events
-// listing's page token points at is a typed cursor, written and read in list-cursor.ts.
+// listing's page token points at is a typed cursor, written and read in events/list-cursor.ts.
 
-import type { App } from '../app.ts';
+import type { App } from '../app/app.ts';
 import { googleErrors } from '../api/google-error.ts';
 import { workspaceGeneration } from '../store/generation.ts';
 import type { Json, JsonObject } from '../store/store.ts';

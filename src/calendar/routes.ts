@@ -15,7 +15,7 @@
 // colors.get, settings.*) answer 501 from the router (docs/calendar-api.md), before authentication.
 // The watch routes come before the `:calendarId` and `:eventId` routes of the same depth.
 
-import type { App } from '../app.ts';
+import type { App } from '../app/app.ts';
 import { GoogleApiError, googleErrors, renderGoogleError } from '../api/google-error.ts';
 import type { ApiRequest } from '../http/request.ts';
 import { Router } from '../http/router.ts';
@@ -31,7 +31,7 @@ import type { Usage } from '../usage/usage.ts';
 import { calendarListHandlers } from './calendar-list.ts';
 import { getCalendar } from './calendars.ts';
 import type { CalendarCaches, CalendarHandler } from './context.ts';
-import { eventHandlers } from './events.ts';
+import { eventHandlers } from './events/handlers.ts';
 import { checkFieldsParam } from './fields.ts';
 import { freebusyQuery } from './freebusy.ts';
 import { stringParam } from './params.ts';
@@ -94,7 +94,7 @@ function guarded(app: App, bearers: BearerCache, caches: CalendarCaches, notifie
 /**
  * `bearers` is the App's cache of authentications, shared with /userinfo; `caches` its read
  * caches, `notifier` its push notifier, `faults` its fault rules and `usage` its usage counts,
- * one each per App, made by src/service.ts.
+ * one each per App, made by src/composition/service.ts.
  */
 export function createCalendarSurface(app: App, bearers: BearerCache, caches: CalendarCaches, notifier: Notifier, faults: FaultRules, usage: Usage): Surface {
   const routes = new Router<Handler>();

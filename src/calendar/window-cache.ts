@@ -1,4 +1,4 @@
-// Expanded windows (src/events/occurrences.ts expandWindow), kept while nothing they show has changed. A
+// Expanded windows (src/event-model/occurrences.ts expandWindow), kept while nothing they show has changed. A
 // calendar app asks for the same week again and again (a view drawn anew, a test suite polling),
 // and expanding every series over it is most of such a request.
 //
@@ -19,11 +19,11 @@
 // calendar made anew by another process on the same file (whose replacement no listener here
 // hears) never meets an entry of the one before.
 
-import type { App } from '../app.ts';
+import type { App } from '../app/app.ts';
 import type { CalendarRecord, EventRecord } from '../store/store.ts';
 import { workspaceGeneration } from '../store/generation.ts';
-import { expandWindow } from '../events/occurrences.ts';
-import type { ExpandedWindow, Occurrence, WindowOptions } from '../events/occurrences.ts';
+import { expandWindow } from '../event-model/occurrences.ts';
+import type { ExpandedWindow, Occurrence, WindowOptions } from '../event-model/occurrences.ts';
 
 interface Entry {
   readonly value: unknown;

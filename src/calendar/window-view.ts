@@ -2,7 +2,7 @@
 // `singleEvents=true&orderBy=startTime&showDeleted=true&timeMin=…&timeMax=…` lists them, in one
 // page of at most 2,500 items: the read-only view of the management API for the inspector
 // (docs/management-api.md), bound to no token. It reads the window through the same expansion
-// (window-cache.ts), time window rules (list-query.ts) and renderings (list-items.ts) as
+// (window-cache.ts), time window rules (events/list-query.ts) and renderings (events/list-items.ts) as
 // events.list's singleEventsPage, so the two cannot drift apart.
 //
 // A series that cannot be expanded (a rule stored before today's caps, or one over the step
@@ -15,13 +15,13 @@
 // The member is present only when some series was left out, so an ordinary view is unchanged.
 
 import { GoogleApiError } from '../api/google-error.ts';
-import type { App } from '../app.ts';
+import type { App } from '../app/app.ts';
 import type { CalendarRecord } from '../store/store.ts';
 import type { CalendarCaches } from './context.ts';
-import { renderEvent } from './event-resource.ts';
-import { occurrenceText, pageBody, textContext } from './list-items.ts';
-import { windowParams } from './list-query.ts';
-import type { Window } from './list-query.ts';
+import { renderEvent } from './events/resource.ts';
+import { occurrenceText, pageBody, textContext } from './events/list-items.ts';
+import { windowParams } from './events/list-query.ts';
+import type { Window } from './events/list-query.ts';
 import { expandWindowCached } from './window-cache.ts';
 
 /** events.list's largest page (maxResults=2500). */

@@ -3,7 +3,7 @@
 // only covers modules loaded after it is switched on, so main.ts switches it on before importing
 // the service. The directory is the user's cache directory, never the repository or the package.
 // Imported by main.ts, so written in the same old syntax as it; and it reads the environment's
-// cache directory itself because it runs before config.ts, the service's reader of it, is loaded.
+// cache directory itself because it runs before src/config/config.ts, the service's reader of it, is loaded.
 
 import module from 'node:module';
 import { homedir } from 'node:os';

@@ -5,16 +5,16 @@
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { constants } from 'node:os';
-import { OptionError, parseCommandLine, serviceUrlFromEnvironment, URL_VARIABLE, USAGE } from '../config.ts';
-import type { CliSettings, Options } from '../config.ts';
-import { FixtureError } from '../fixtures.ts';
+import { OptionError, parseCommandLine, serviceUrlFromEnvironment, URL_VARIABLE, USAGE } from '../config/config.ts';
+import type { CliSettings, Options } from '../config/config.ts';
+import { FixtureError } from '../fixtures/fixture.ts';
 import { exportFixture } from '../fixtures/export.ts';
 import { stderrLogger } from '../http/log.ts';
-import { oneLine } from '../one-line.ts';
-import { launch } from '../service.ts';
-import type { LaunchedService } from '../service.ts';
+import { oneLine } from '../text/one-line.ts';
+import { launch } from '../composition/service.ts';
+import type { LaunchedService } from '../composition/service.ts';
 import { StoreUnavailableError } from '../store/open.ts';
-import { packageVersion } from '../version.ts';
+import { packageVersion } from '../config/version.ts';
 
 export async function runCli(argv: string[]): Promise<number> {
   if (argv[0] === 'token') {
@@ -119,7 +119,7 @@ function banner(service: LaunchedService): string {
 function fail(error: unknown, options?: Options): number {
   if (error instanceof OptionError || error instanceof FixtureError || error instanceof StoreUnavailableError) {
     // One line naming the problem (docs/cli.md). A fixture error names the JSON path and the rule,
-    // never a value from the fixture (fixtures.ts), which may hold client secrets.
+    // never a value from the fixture (src/fixtures/fixture.ts), which may hold client secrets.
     process.stderr.write(`error: ${oneLine(error instanceof FixtureError ? `invalid fixture: ${error.message}` : error.message)}\n`);
     return 2;
   }

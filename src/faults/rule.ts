@@ -5,9 +5,9 @@
 // each narrowing member must be one the method's requests can be told apart by before the
 // fault acts, so that no rule is stored that could never match.
 
-import { assertBoolean, assertEnum, assertInteger, assertObject, assertString } from '../validation.ts';
-import type { Fail, JsonRecord } from '../validation.ts';
-import { ruleText } from '../validation.ts';
+import { assertBoolean, assertEnum, assertInteger, assertObject, assertString } from '../validation/validation.ts';
+import type { Fail, JsonRecord } from '../validation/validation.ts';
+import { ruleText } from '../validation/validation.ts';
 import { ANY_METHOD, FAULT_ERRORS, misfit, OAUTH_METHODS, PUSH_DELIVERY, RETRY_AFTER_ERROR, STATUS_ERROR } from './catalogue.ts';
 
 /** A refused rule; the management API answers it 400 invalid_fault. */

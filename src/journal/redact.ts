@@ -34,7 +34,7 @@ const NAME_WITH_VALUE = new RegExp(`(?<![\\w-])(?:${[...SECRET_NAMES].join('|')}
 
 // The safety net for a secret sent under no secret name: the service's tokens, codes and nonces
 // are 256 random bits in 43 base64url digits, access tokens 8 digits of expiry more (see
-// src/crypto.ts randomToken and src/oauth/token-format.ts). A run of exactly that length with an
+// src/crypto/crypto.ts randomToken and src/oauth/token-format.ts). A run of exactly that length with an
 // upper-case letter in it is taken for one; event ids (base32hex, lower case) never are.
 const TOKEN_SHAPE = /(?<![\w-])(?=[\w-]*[A-Z])(?:[\w-]{51}|[\w-]{43})(?![\w-])/g;
 const SHORTEST_TOKEN = 43;

@@ -7,7 +7,7 @@
 // the same name each time. Checkpoints live as long as the workspace's store is open (a restart of
 // the service drops them); a reset keeps them, as they are the test's, not the fixture's.
 
-import type { App } from '../app.ts';
+import type { App } from '../app/app.ts';
 import { jsonBody } from '../http/request.ts';
 import { empty, json } from '../http/result.ts';
 import type { Router } from '../http/router.ts';

@@ -4,7 +4,7 @@
 // GET /__svc/health, a readiness probe.
 
 import { performance } from 'node:perf_hooks';
-import type { App } from '../app.ts';
+import type { App } from '../app/app.ts';
 import { calendarText } from '../calendar/calendars.ts';
 import type { CalendarCaches } from '../calendar/context.ts';
 import { viewWindow, WindowQueryError, windowViewBody } from '../calendar/window-view.ts';
@@ -12,7 +12,7 @@ import { exportFixture } from '../fixtures/export.ts';
 import { json, jsonText } from '../http/result.ts';
 import type { Router } from '../http/router.ts';
 import type { Handler } from '../http/surface.ts';
-import { packageVersion } from '../version.ts';
+import { packageVersion } from '../config/version.ts';
 import { ManagementError } from './errors.ts';
 
 export function addExportRoutes(routes: Router<Handler>, app: App, caches: CalendarCaches): void {

@@ -6,7 +6,7 @@
 //      CORS preflight (which docs/calendar-api.md#browser-apps never grants here), so a body of another type never reaches a
 //      handler, even from a browser too old to send the headers of step 2.
 
-import type { App } from '../app.ts';
+import type { App } from '../app/app.ts';
 import { acceptedHosts, addressedTo, HOST_REFUSED } from '../http/allowed-host.ts';
 import { header } from '../http/request.ts';
 import type { ApiRequest } from '../http/request.ts';

@@ -1,10 +1,10 @@
 // The outbox's management routes (docs/invitations.md): GET /__svc/outbox reads, a page at a time, the
-// e-mails Google would have sent about event writes (recorded by src/calendar/invitation-mail.ts,
+// e-mails Google would have sent about event writes (recorded by src/calendar/events/invitation-mail.ts,
 // kept in the store so that a refused write records none, and bounded there:
 // src/store/outbox-bounds.ts), oldest first; DELETE /__svc/outbox empties it. Reset and fixture
 // load empty it too, as they empty the whole workspace.
 
-import type { App } from '../app.ts';
+import type { App } from '../app/app.ts';
 import { empty, json } from '../http/result.ts';
 import type { Router } from '../http/router.ts';
 import type { Handler } from '../http/surface.ts';

@@ -2,9 +2,9 @@
 // because the service is a local test tool bound to loopback. guard.ts decides who may reach them
 // (Host, cross-site and body-type checks), before routing.
 
-import type { App } from '../app.ts';
+import type { App } from '../app/app.ts';
 import { TIME_MAX, TIME_MIN } from '../domain/time/bounds.ts';
-import { FixtureError, parseFixture } from '../fixtures.ts';
+import { FixtureError, parseFixture } from '../fixtures/fixture.ts';
 import { parseRfc3339 } from '../domain/time/datetime.ts';
 import { jsonBody, RequestError } from '../http/request.ts';
 import { empty, json } from '../http/result.ts';
@@ -26,10 +26,10 @@ import { refusal } from './guard.ts';
 import { addInspectorRoutes } from './ui.ts';
 import { addRequestRoutes } from './requests.ts';
 import { addOutboxRoutes } from './outbox.ts';
-import { assertObject } from '../validation.ts';
-import type { Fail } from '../validation.ts';
+import { assertObject } from '../validation/validation.ts';
+import type { Fail } from '../validation/validation.ts';
 
-/** What the management routes read and steer besides the App, each made once per workspace by src/workspace.ts. */
+/** What the management routes read and steer besides the App, each made once per workspace by src/composition/workspace.ts. */
 export interface ManagementDeps {
   /** The App's push notifier, whose delivery logs GET /__svc/channels shows. */
   notifier: Notifier;

@@ -4,7 +4,7 @@
 // maps its arguments to the method's query and body, and reads back the resource the handler
 // rendered. A Google error the handler throws becomes a tool error carrying Google's envelope.
 
-import type { App } from '../app.ts';
+import type { App } from '../app/app.ts';
 import { GoogleApiError, googleErrorBody } from '../api/google-error.ts';
 import type { CalendarCaches, CalendarHandler } from '../calendar/context.ts';
 import { CALENDAR_PREFIX, CALENDAR_ROUTES } from '../calendar/routes.ts';
@@ -47,7 +47,7 @@ export async function callApi(ctx: ToolContext, operation: CalendarOperation, ca
     if (value === undefined) continue;
     for (const one of typeof value === 'string' ? [value] : value) query.append(name, one);
   }
-  // The path only keys page tokens to their listing (list-query.ts); parameters come from `params`.
+  // The path only keys page tokens to their listing (src/calendar/events/list-query.ts); parameters come from `params`.
   const path = CALENDAR_PREFIX + route.path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
   const req: ApiRequest = {
     method: route.method,

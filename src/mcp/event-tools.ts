@@ -5,7 +5,7 @@
 // Event. Writes name who is told through `sendUpdates`, from Google's NotificationLevel.
 
 import { randomUUID } from 'node:crypto';
-import type { SendUpdates } from '../calendar/invitation-mail.ts';
+import type { SendUpdates } from '../calendar/events/invitation-mail.ts';
 import { callApi } from './api-call.ts';
 import type { ToolContext } from './api-call.ts';
 import { booleanArg, documentedValue, integerArg, stringArg, stringsArg, ToolError } from './arguments.ts';

@@ -13,10 +13,10 @@
 // accepts only that. The body cap (1 MiB) is the HTTP layer's, as for every surface.
 // The journal names each request `mcp.<method>`, and a tool call `mcp.<tool>`.
 
-import type { App } from '../app.ts';
+import type { App } from '../app/app.ts';
 import { GoogleApiError } from '../api/google-error.ts';
 import type { CalendarCaches } from '../calendar/context.ts';
-import { packageVersion } from '../version.ts';
+import { packageVersion } from '../config/version.ts';
 import type { FaultRules } from '../faults/rules.ts';
 import { header, RequestError } from '../http/request.ts';
 import type { ApiRequest } from '../http/request.ts';
@@ -126,7 +126,7 @@ function post(app: App, bearers: BearerCache, caches: CalendarCaches, notifier: 
 
 const notAllowed: Handler = () => json(405, errorMessage(new RpcError(RPC.invalidRequest, 'Method Not Allowed: this server keeps no session and opens no stream; POST one JSON-RPC message.')), { Allow: 'POST' });
 
-/** The same App, caches, notifier, fault rules and usage counts as the calendar surface beside it (src/service.ts). */
+/** The same App, caches, notifier, fault rules and usage counts as the calendar surface beside it (src/composition/service.ts). */
 export function createMcpSurface(app: App, bearers: BearerCache, caches: CalendarCaches, notifier: Notifier, faults: FaultRules, usage: Usage): Surface {
   const routes = new Router<Handler>()
     .add('POST', MCP_PATH, post(app, bearers, caches, notifier, faults, usage))

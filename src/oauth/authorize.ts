@@ -11,7 +11,7 @@ import { fromOwnOrigin } from '../http/same-origin.ts';
 import { renderConsentPage } from './consent-page.ts';
 import type { OAuthContext } from './context.ts';
 import { OAuthError } from './errors.ts';
-import { randomToken } from '../crypto.ts';
+import { randomToken } from '../crypto/crypto.ts';
 import { workspaceGeneration } from '../store/generation.ts';
 import { MAX_PENDING_CONSENTS } from './pending.ts';
 import type { PendingConsent } from './pending.ts';

@@ -3,12 +3,12 @@
 // SHA-256 hash; a missing, malformed, unknown, expired or revoked token is 401 authError
 // (docs/calendar-api.md). Expiry reads the service clock.
 
-import type { App } from '../app.ts';
+import type { App } from '../app/app.ts';
 import { googleErrors } from '../api/google-error.ts';
 import { bearerToken } from '../http/request.ts';
 import type { ApiRequest } from '../http/request.ts';
 import type { ConnectionRecord, UserRecord } from '../store/store.ts';
-import { sha256 } from '../crypto.ts';
+import { sha256 } from '../crypto/crypto.ts';
 import { liveAccessToken } from './tokens.ts';
 
 export interface BearerAuth {

@@ -6,7 +6,7 @@ import { header } from '../http/request.ts';
 import type { ApiRequest } from '../http/request.ts';
 import type { ClientRecord, Store } from '../store/store.ts';
 import { OAuthError } from './errors.ts';
-import { safeEqual, sha256 } from '../crypto.ts';
+import { safeEqual, sha256 } from '../crypto/crypto.ts';
 import { single } from './params.ts';
 
 export interface ClientCredentials {

@@ -1,6 +1,6 @@
 // What every OAuth handler works with: the app (store, clock, log) and the in-memory state.
 
-import type { App } from '../app.ts';
+import type { App } from '../app/app.ts';
 import type { FaultRules } from '../faults/rules.ts';
 import type { BearerCache } from './bearer.ts';
 import type { AuthorizationCodes, PendingConsents } from './pending.ts';

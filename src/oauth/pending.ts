@@ -5,7 +5,7 @@
 
 import type { ConnectionRecord } from '../store/store.ts';
 import { SortedList } from '../store/sorted-list.ts';
-import { randomToken, sha256 } from '../crypto.ts';
+import { randomToken, sha256 } from '../crypto/crypto.ts';
 
 /** Spec "Limits": pending consent nonce lifetime 5 minutes, authorization code 60 seconds. */
 export const CONSENT_LIFETIME_MS = 5 * 60 * 1000;

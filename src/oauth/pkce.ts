@@ -1,7 +1,7 @@
 // PKCE with the S256 method only (RFC 7636; docs/oauth.md rejects `plain`).
 
 import { createHash } from 'node:crypto';
-import { safeEqual } from '../crypto.ts';
+import { safeEqual } from '../crypto/crypto.ts';
 
 /** RFC 7636 §4.2: BASE64URL(SHA256(verifier)) is 43 characters of the base64url alphabet. */
 const CHALLENGE = /^[A-Za-z0-9_-]{43}$/;

@@ -2,7 +2,7 @@
 // other method or path under these prefixes falls through to the router's 501 (spec
 // "Endpoints"), which is why /oauth2/... is owned here without a single route.
 
-import type { App } from '../app.ts';
+import type { App } from '../app/app.ts';
 import { GoogleApiError, renderGoogleError } from '../api/google-error.ts';
 import { FaultRules } from '../faults/rules.ts';
 import { RequestError } from '../http/request.ts';

@@ -7,7 +7,7 @@
 // no token. Tokens without it (from an older version, or an expiry out of range) are 43 random
 // digits alone, and are still found, by digest alone.
 
-import { randomToken } from '../crypto.ts';
+import { randomToken } from '../crypto/crypto.ts';
 
 const EXPIRY_BYTES = 6;
 const EXPIRY_DIGITS = 8;

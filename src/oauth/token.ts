@@ -12,7 +12,7 @@ import type { ClientRecord, ConnectionRecord } from '../store/store.ts';
 import { authenticateClient, readCredentials } from './clients.ts';
 import type { OAuthContext } from './context.ts';
 import { OAuthError } from './errors.ts';
-import { sha256 } from '../crypto.ts';
+import { sha256 } from '../crypto/crypto.ts';
 import { required, single } from './params.ts';
 import { verifierMatches } from './pkce.ts';
 import { ACCESS_TOKEN_LIFETIME_SECONDS, issueAccessToken, issueRefreshToken } from './tokens.ts';

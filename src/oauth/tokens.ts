@@ -17,9 +17,9 @@
 // that much (a test stepping past an expiry and back) finds every token as it was; a token
 // expired for longer may be gone, and stays gone whatever the clock does next.
 
-import type { App } from '../app.ts';
+import type { App } from '../app/app.ts';
 import type { AccessTokenRecord } from '../store/store.ts';
-import { randomToken, sha256 } from '../crypto.ts';
+import { randomToken, sha256 } from '../crypto/crypto.ts';
 import { expiryOfToken, isUnprefixedToken, mintAccessToken } from './token-format.ts';
 
 /** Spec "Access token": lifetime 1 hour, `expires_in` 3600. */

@@ -29,12 +29,12 @@
 
 import { invalidMember } from '../api/body-rules.ts';
 import { GoogleApiError, googleErrors } from '../api/google-error.ts';
-import { sha256 } from '../crypto.ts';
+import { sha256 } from '../crypto/crypto.ts';
 import type { ChannelRecord, ChannelResource, Store } from '../store/store.ts';
 import { reachesService } from './address.ts';
 import type { ServiceAddress } from './address.ts';
-import { assertEnum, assertObject, assertString } from '../validation.ts';
-import type { JsonRecord } from '../validation.ts';
+import { assertEnum, assertObject, assertString } from '../validation/validation.ts';
+import type { JsonRecord } from '../validation/validation.ts';
 
 /** https://developers.google.com/workspace/calendar/api/guides/push: the default `params.ttl`, also the longest lifetime a channel gets. */
 export const DEFAULT_TTL_SECONDS = 604_800;

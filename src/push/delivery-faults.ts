@@ -7,7 +7,7 @@
 //   duplicate      the message is sent twice with the same message number; the second answer counts;
 //   delayMs        the attempt waits that many real milliseconds first.
 
-import type { App } from '../app.ts';
+import type { App } from '../app/app.ts';
 import { PUSH_DELIVERY } from '../faults/catalogue.ts';
 import type { FaultRules, FaultSubject } from '../faults/rules.ts';
 import type { ChannelRecord } from '../store/store.ts';

@@ -27,7 +27,7 @@
 //   on after a restart on a database file. Queued messages themselves are not persisted: delivery
 //   is best effort, as Google's is.
 
-import type { App } from '../app.ts';
+import type { App } from '../app/app.ts';
 import type { Cancel, Scheduler } from '../domain/scheduler.ts';
 import { FaultRules } from '../faults/rules.ts';
 import type { ChannelRecord } from '../store/store.ts';

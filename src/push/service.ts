@@ -8,7 +8,7 @@
 // the restart is delivered to them with the next persisted message number. Under :memory: the
 // store, and with it every channel, is new on each start.
 
-import type { App } from '../app.ts';
+import type { App } from '../app/app.ts';
 import type { Scheduler } from '../domain/scheduler.ts';
 import type { FaultRules } from '../faults/rules.ts';
 import type { ChannelResource } from '../store/store.ts';

@@ -16,7 +16,7 @@ import type { ChannelRecord } from '../store/store.ts';
 import { effectivePort, reachesService, resolvedAddressReachesService } from './address.ts';
 import type { ServiceAddress } from './address.ts';
 
-// Not imported as ES modules, for start-up time (see src/server.ts).
+// Not imported as ES modules, for start-up time (see src/http/server.ts).
 const { Agent: HttpAgent, request: httpRequest } = process.getBuiltinModule('node:http');
 const { Agent: HttpsAgent, request: httpsRequest } = process.getBuiltinModule('node:https');
 const { lookup: dnsLookup } = process.getBuiltinModule('node:dns');

@@ -1,7 +1,7 @@
 // The workspace generation: a counter in the store's meta table, bumped whenever the workspace is
 // replaced (reset or fixture load). Page and sync tokens carry it (calendar/paging.ts), so a token
 // from before the replacement is recognised as stale. It lives beside the store, not in the
-// calendar API, because the composition root (app.ts) bumps it and must not import the API.
+// calendar API, because the composition root (src/app/app.ts) bumps it and must not import the API.
 
 import type { Store } from './store.ts';
 

@@ -24,7 +24,7 @@ import type { GoogleErrorDetail } from '../api/google-error.ts';
 import type { Clock } from '../domain/clock.ts';
 import { MinuteWindows } from './minute-windows.ts';
 
-/** Requests a minute per project, and per user per project (Google's numbers: src/config.ts). */
+/** Requests a minute per project, and per user per project (Google's numbers: src/config/config.ts). */
 export interface UsageLimits {
   projectPerMinute: number;
   userPerMinute: number;

@@ -3,15 +3,15 @@
 // call, and the CalendarCall a handler receives.
 
 import assert from 'node:assert/strict';
-import { App } from '../../src/app.ts';
+import { App } from '../../src/app/app.ts';
 import { Clock } from '../../src/domain/clock.ts';
-import { parseFixture } from '../../src/fixtures.ts';
+import { parseFixture } from '../../src/fixtures/fixture.ts';
 import { silentLogger } from '../../src/http/log.ts';
 import { emptyTrace } from '../../src/http/request.ts';
 import { MemoryStore } from '../../src/store/memory.ts';
 import type { Store } from '../../src/store/store.ts';
 import type { CalendarCall } from '../../src/calendar/context.ts';
-import { createRenderCache } from '../../src/calendar/list-items.ts';
+import { createRenderCache } from '../../src/calendar/events/list-items.ts';
 import { createWindowCache } from '../../src/calendar/window-cache.ts';
 import { DEFAULT_DELIVERY_OPTIONS, Notifier } from '../../src/push/delivery.ts';
 import { ManualScheduler } from './manual-time.ts';

@@ -1,10 +1,10 @@
-// Server-chosen event ids (event-write.ts generateEventId, domain/time-ordered.ts): 26 base32hex
+// Server-chosen event ids (src/calendar/events/write.ts generateEventId, domain/time-ordered.ts): 26 base32hex
 // characters like Google's, the creation time first so that ids sort as they were made, then
 // 80 random bits.
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { generateEventId } from '../../src/events/event-insert.ts';
+import { generateEventId } from '../../src/event-model/event-insert.ts';
 import { timePrefix, TIME_PREFIX_LENGTH } from '../../src/domain/time-ordered.ts';
 
 const NOW = Date.UTC(2026, 10, 23, 12, 0);

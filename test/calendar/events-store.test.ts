@@ -5,16 +5,16 @@
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { App } from '../../src/app.ts';
+import { App } from '../../src/app/app.ts';
 import { Clock } from '../../src/domain/clock.ts';
-import { parseFixture } from '../../src/fixtures.ts';
+import { parseFixture } from '../../src/fixtures/fixture.ts';
 import { silentLogger } from '../../src/http/log.ts';
 import { MemoryStore } from '../../src/store/memory.ts';
 import type { EventRecord, Store } from '../../src/store/store.ts';
 import type { CalendarCall, CalendarHandler } from '../../src/calendar/context.ts';
-import { eventHandlers } from '../../src/calendar/events.ts';
+import { eventHandlers } from '../../src/calendar/events/handlers.ts';
 import { freebusyQuery } from '../../src/calendar/freebusy.ts';
-import { createRenderCache } from '../../src/calendar/list-items.ts';
+import { createRenderCache } from '../../src/calendar/events/list-items.ts';
 import { createWindowCache } from '../../src/calendar/window-cache.ts';
 import { DEFAULT_DELIVERY_OPTIONS, Notifier } from '../../src/push/delivery.ts';
 import { ManualScheduler } from '../_helpers/manual-time.ts';

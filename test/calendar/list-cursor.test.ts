@@ -1,18 +1,18 @@
-// Page tokens of events listings (src/calendar/list-cursor.ts): every cursor kind comes back as
+// Page tokens of events listings (src/calendar/events/list-cursor.ts): every cursor kind comes back as
 // it went in, the wire keeps the compact fields tokens had before cursors were typed (a token
 // made then still reads the same), and a token that does not hold the kind its query reads by
 // is 400 invalid, as a token that is not a page token at all.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { App } from '../../src/app.ts';
+import { App } from '../../src/app/app.ts';
 import { GoogleApiError } from '../../src/api/google-error.ts';
 import { Clock } from '../../src/domain/clock.ts';
-import { parseFixture } from '../../src/fixtures.ts';
+import { parseFixture } from '../../src/fixtures/fixture.ts';
 import { silentLogger } from '../../src/http/log.ts';
 import { MemoryStore } from '../../src/store/memory.ts';
-import { makeListToken, readListToken } from '../../src/calendar/list-cursor.ts';
-import type { ListCursor } from '../../src/calendar/list-cursor.ts';
+import { makeListToken, readListToken } from '../../src/calendar/events/list-cursor.ts';
+import type { ListCursor } from '../../src/calendar/events/list-cursor.ts';
 import { makePageToken } from '../../src/calendar/paging.ts';
 
 const app = new App({ store: new MemoryStore(), clock: new Clock(), log: silentLogger, startupFixture: () => parseFixture({ clients: [], users: [] }), host: '127.0.0.1' });

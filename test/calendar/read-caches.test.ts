@@ -1,6 +1,6 @@
 // The read path's caches never serve stale answers: authenticated bearer tokens (oauth/bearer.ts)
 // die at once on revocation, user deletion, reset and expiry; cached event renderings
-// (event-resource.ts) follow every write, the output zone, `fields`, `prettyPrint`, conditional
+// (src/calendar/events/resource.ts) follow every write, the output zone, `fields`, `prettyPrint`, conditional
 // reads and workspace replacement; and singleEvents paging over many series (the expansion
 // horizon in occurrences.ts) returns exactly the one-page answer, page by page.
 

@@ -1,4 +1,4 @@
-// Shortening or replacing a series' recurrence (src/calendar/series-revision.ts):
+// Shortening or replacing a series' recurrence (src/calendar/events/series-revision.ts):
 // exceptions the new rule no longer produces are cancelled, sync reports them cancelled, and
 // Google's "this and following" recipe leaves no occurrence twice.
 

@@ -1,6 +1,6 @@
 // Which listings end with a nextSyncToken: Google gives none after orderBy=startTime
 // (https://github.com/googleapis/google-api-ruby-client/issues/312), and the service gives none
-// after a content filter that may not accompany a syncToken (a choice, see events-list.ts); timeMin/timeMax keep it, as captured in
+// after a content filter that may not accompany a syncToken (a choice, see src/calendar/events/list.ts); timeMin/timeMax keep it, as captured in
 // https://github.com/googleapis/google-api-python-client/issues/2262.
 
 import { before, describe, test } from 'node:test';

@@ -6,7 +6,7 @@
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { eventHandlers } from '../../src/calendar/events.ts';
+import { eventHandlers } from '../../src/calendar/events/handlers.ts';
 import { CALENDAR_FIXTURE, api, tokenFor } from '../_helpers/calendar.ts';
 import { Rng } from '../_helpers/fuzz.ts';
 import { countedApp } from '../_helpers/counted-app.ts';

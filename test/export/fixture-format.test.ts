@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { FixtureError, parseFixture } from '../../src/fixtures.ts';
-import { sha256 } from '../../src/crypto.ts';
+import { FixtureError, parseFixture } from '../../src/fixtures/fixture.ts';
+import { sha256 } from '../../src/crypto/crypto.ts';
 import { api } from '../_helpers/calendar.ts';
 import { obtainToken } from '../_helpers/oauth.ts';
 import { call, postJson, startService } from '../_helpers/service.ts';

@@ -3,9 +3,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { DEFAULT_FIXTURE } from '../../src/config.ts';
-import { sha256 } from '../../src/crypto.ts';
-import { FixtureError, parseFixture, readFixtureFile } from '../../src/fixtures.ts';
+import { DEFAULT_FIXTURE } from '../../src/config/config.ts';
+import { sha256 } from '../../src/crypto/crypto.ts';
+import { FixtureError, parseFixture, readFixtureFile } from '../../src/fixtures/fixture.ts';
 
 const client = { id: 'c', secret: 's', redirectUris: ['http://127.0.0.1:3000/cb'] };
 const user = { id: 'u', name: 'U', email: 'u@example.com' };

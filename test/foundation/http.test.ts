@@ -7,8 +7,8 @@ import { silentLogger } from '../../src/http/log.ts';
 import { json, jsonText } from '../../src/http/result.ts';
 import type { Handler, Surface } from '../../src/http/surface.ts';
 import { Router } from '../../src/http/router.ts';
-import { createHttpServer } from '../../src/server.ts';
-import type { Site } from '../../src/server.ts';
+import { createHttpServer } from '../../src/http/server.ts';
+import type { Site } from '../../src/http/server.ts';
 import { call, startService } from '../_helpers/service.ts';
 
 const UNSUPPORTED = { error: 'unsupportedFeature', error_description: 'Unsupported API endpoint or method.' };

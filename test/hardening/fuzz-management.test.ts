@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { HOST_REFUSED } from '../../src/http/allowed-host.ts';
 import { start } from '../../src/index.ts';
 import type { RunningService } from '../../src/index.ts';
-import { DEFAULT_FIXTURE } from '../../src/config.ts';
+import { DEFAULT_FIXTURE } from '../../src/config/config.ts';
 import type { Logger } from '../../src/http/log.ts';
 import { assertWellFormedError, hostileString, jsonValue, mutate, Rng, runCases, SEED, within } from '../_helpers/fuzz.ts';
 import { obtainToken } from '../_helpers/oauth.ts';

@@ -14,7 +14,7 @@ import { start } from '../../src/index.ts';
 import type { RunningService } from '../../src/index.ts';
 import { DEFAULT_CLIENT } from '../../src/handle/consent.ts';
 import type { Logger } from '../../src/http/log.ts';
-import { safeEqual, sha256 } from '../../src/crypto.ts';
+import { safeEqual, sha256 } from '../../src/crypto/crypto.ts';
 import { databaseBytes, tempDbPath } from '../_helpers/cli-process.ts';
 import { sqliteAvailable } from '../_helpers/node.ts';
 import { obtainToken, parseConsentPage } from '../_helpers/oauth.ts';
@@ -115,12 +115,12 @@ describe('constant-time comparison', () => {
     const source = (name: string) => readFileSync(new URL(`../../src/oauth/${name}`, import.meta.url), 'utf8');
     assert.match(source('clients.ts'), /safeEqual\(sha256\(credentials\.secret\), client\?\.secretHash/);
     assert.match(source('pkce.ts'), /safeEqual\(s256Challenge\(verifier\), challenge\)/);
-    assert.match(source('../crypto.ts'), /timingSafeEqual\(left, right\)/);
+    assert.match(source('../crypto/crypto.ts'), /timingSafeEqual\(left, right\)/);
     assert.match(source('tokens.ts'), /getAccessToken\(sha256\(token\), expiresAt\)/);
     assert.match(source('pending.ts'), /#map\.get\(sha256\(nonce\)/);
     // No plain === on anything secret-looking anywhere in the OAuth code (comparisons with '',
     // undefined or a fixed keyword are not comparisons of secrets).
-    for (const file of [...readdirSync(new URL('../../src/oauth/', import.meta.url)), '../crypto.ts']) {
+    for (const file of [...readdirSync(new URL('../../src/oauth/', import.meta.url)), '../crypto/crypto.ts']) {
       for (const [n, line] of source(file).split('\n').entries()) {
         for (const match of line.matchAll(/([\w.?]+)\s*[!=]==\s*([\w.?'"]+)/g)) {
           const [, left = '', right = ''] = match;

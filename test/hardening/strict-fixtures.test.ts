@@ -5,9 +5,9 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { FixtureError, parseFixture, parseFixtureText } from '../../src/fixtures.ts';
+import { FixtureError, parseFixture, parseFixtureText } from '../../src/fixtures/fixture.ts';
 import { start } from '../../src/index.ts';
-import { jsonErrorPosition } from '../../src/json-error-position.ts';
+import { jsonErrorPosition } from '../../src/text/json-error-position.ts';
 import { api, tokenFor } from '../_helpers/calendar.ts';
 import { call, postJson, startService } from '../_helpers/service.ts';
 

@@ -7,13 +7,13 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { App } from '../../src/app.ts';
+import { App } from '../../src/app/app.ts';
 import type { CalendarCall, CalendarHandler } from '../../src/calendar/context.ts';
-import { eventHandlers } from '../../src/calendar/events.ts';
-import { createRenderCache } from '../../src/calendar/list-items.ts';
+import { eventHandlers } from '../../src/calendar/events/handlers.ts';
+import { createRenderCache } from '../../src/calendar/events/list-items.ts';
 import { createWindowCache } from '../../src/calendar/window-cache.ts';
 import { Clock } from '../../src/domain/clock.ts';
-import { parseFixture } from '../../src/fixtures.ts';
+import { parseFixture } from '../../src/fixtures/fixture.ts';
 import { silentLogger } from '../../src/http/log.ts';
 import { emptyTrace } from '../../src/http/request.ts';
 import { DEFAULT_DELIVERY_OPTIONS, Notifier } from '../../src/push/delivery.ts';

@@ -1,11 +1,11 @@
-// Invitees' entries in a fixture (README "Fixtures", src/fixtures.ts FixtureInvitation): on an
+// Invitees' entries in a fixture (README "Fixtures", src/fixtures/fixture.ts FixtureInvitation): on an
 // invitee's primary calendar, an event entry whose `organizer` names another calendar holds only
 // what is theirs in their copy of that calendar's event. A hand-written one loads as such; every
 // misuse is refused with the JSON path of the entry's member, and the refused load changes nothing.
 
 import assert from 'node:assert/strict';
 import { describe, it, test } from 'node:test';
-import { FixtureError, parseFixture } from '../../src/fixtures.ts';
+import { FixtureError, parseFixture } from '../../src/fixtures/fixture.ts';
 import { BACKENDS, skipUnless } from '../_helpers/backends.ts';
 import { call, postJson } from '../_helpers/service.ts';
 import { AIKO, BEN, CLEO, startWorld } from './world.ts';

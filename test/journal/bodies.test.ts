@@ -12,7 +12,7 @@ import { json } from '../../src/http/result.ts';
 import { bodyText } from '../../src/journal/body.ts';
 import { Journal } from '../../src/journal/journal.ts';
 import { mintAccessToken } from '../../src/oauth/token-format.ts';
-import { randomToken } from '../../src/crypto.ts';
+import { randomToken } from '../../src/crypto/crypto.ts';
 
 const kept = (body: string): unknown => JSON.parse(bodyText(Buffer.from(body)));
 const R = '[redacted]';

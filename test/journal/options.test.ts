@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { OptionError, parseCommandLine } from '../../src/config.ts';
+import { OptionError, parseCommandLine } from '../../src/config/config.ts';
 import { startCli } from '../_helpers/cli-process.ts';
 import { readJournal } from '../_helpers/journal.ts';
 import { nodeTsArgs } from '../_helpers/node.ts';

@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parseCommandLine } from '../../src/config.ts';
+import { parseCommandLine } from '../../src/config/config.ts';
 import { post, rpc, startMcp, toolError } from '../_helpers/mcp.ts';
 import { call, startService } from '../_helpers/service.ts';
 

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { expandScope, expandScopes, parseConsentPage } from '../../src/handle/consent.ts';
-import type { App } from '../../src/app.ts';
+import type { App } from '../../src/app/app.ts';
 import type { ApiRequest } from '../../src/http/request.ts';
 import { renderConsentPage } from '../../src/oauth/consent-page.ts';
 import { OAUTH_ERROR_STATUS, OAuthError } from '../../src/oauth/errors.ts';

@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { randomToken } from '../../src/crypto.ts';
+import { randomToken } from '../../src/crypto/crypto.ts';
 import { expiryOfToken, isUnprefixedToken, mintAccessToken } from '../../src/oauth/token-format.ts';
 
 const EXPIRY = Date.UTC(2026, 10, 24, 5, 0, 0, 123);

@@ -5,8 +5,8 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { App } from '../../src/app.ts';
-import { parseFixture } from '../../src/fixtures.ts';
+import { App } from '../../src/app/app.ts';
+import { parseFixture } from '../../src/fixtures/fixture.ts';
 import { silentLogger } from '../../src/http/log.ts';
 import { openChannel, parseWatchRequest } from '../../src/push/channels.ts';
 import { DEFAULT_DELIVERY_OPTIONS } from '../../src/push/delivery.ts';

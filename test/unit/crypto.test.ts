@@ -1,8 +1,8 @@
-// src/crypto.ts: digests, constant-time comparison and pooled randomness.
+// src/crypto/crypto.ts: digests, constant-time comparison and pooled randomness.
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { randomBytes, randomToken, safeEqual, sha256 } from '../../src/crypto.ts';
+import { randomBytes, randomToken, safeEqual, sha256 } from '../../src/crypto/crypto.ts';
 
 describe('randomness from the pool', () => {
   it('randomToken gives 256 bits, base64url, never the same twice across pool refills', () => {

@@ -2,13 +2,13 @@
 // time from DTSTART's wall time; only an occurrence whose wall time falls in a gap moves forward
 // by the gap's length; a wall time shown twice means the earlier offset; keys and instance ids
 // are the real UTC instants. Series are built as the API builds them, from stored event data
-// (src/events/occurrences.ts seriesOf), so a start written as a local time inside a gap is
+// (src/event-model/occurrences.ts seriesOf), so a start written as a local time inside a gap is
 // covered end to end.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { eventSpan } from '../../src/events/occurrences.ts';
-import { eventTimes, seriesOf } from '../../src/events/event-series.ts';
+import { eventSpan } from '../../src/event-model/occurrences.ts';
+import { eventTimes, seriesOf } from '../../src/event-model/event-series.ts';
 import { formatInstanceId } from '../../src/domain/recurrence/instance-id.ts';
 import { occurrences } from '../../src/domain/recurrence/recurrence-set.ts';
 import { isOccurrence } from '../../src/domain/recurrence/window.ts';

@@ -1,4 +1,4 @@
-// Where Event input validation sits: src/events/ is below both the calendar API
+// Where Event input validation sits: src/event-model/ is below both the calendar API
 // and the fixture loader, so it imports neither them nor HTTP, and the fixture loader reaches
 // event validation without going through the calendar API; the writes and series revision import
 // each other in one direction only. Reads the import lines of src/ (type imports included).
@@ -18,7 +18,7 @@ function filesUnder(dir: string): string[] {
   );
 }
 
-/** The src-relative paths a file imports (`events/occurrences.ts`), type imports included. */
+/** The src-relative paths a file imports (`event-model/occurrences.ts`), type imports included. */
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
   const out: string[] = [];
@@ -29,19 +29,19 @@ function importsOf(file: string): string[] {
 }
 
 describe('event input layer', () => {
-  it('src/events/ imports only the domain, store types, the validation vocabulary, the shared crypto and itself', () => {
-    for (const file of filesUnder(join(SRC, 'events'))) {
+  it('src/event-model/ imports only the domain, store types, the validation vocabulary, the shared crypto and itself', () => {
+    for (const file of filesUnder(join(SRC, 'event-model'))) {
       for (const target of importsOf(file)) {
-        const allowed = /^(events|domain|store)\//.test(target) || target === 'validation.ts' || target === 'crypto.ts';
+        const allowed = /^(event-model|domain|store|validation|crypto)\//.test(target);
         assert.ok(allowed, `${relative(SRC, file)} imports ${target}`);
       }
     }
   });
 
   it('the fixture loader reaches event validation without the calendar API', () => {
-    const files = [join(SRC, 'fixtures.ts'), ...filesUnder(join(SRC, 'fixtures'))];
+    const files = filesUnder(join(SRC, 'fixtures'));
     const targets = files.flatMap(importsOf);
-    assert.ok(targets.includes('events/event-insert.ts'), 'fixtures build events through src/events/');
+    assert.ok(targets.includes('event-model/event-insert.ts'), 'fixtures build events through src/event-model/');
     for (const target of targets) {
       assert.ok(!/^(calendar|http|api|management|push)\//.test(target), `fixtures import ${target}`);
     }
@@ -49,7 +49,7 @@ describe('event input layer', () => {
 
   it('no import cycle runs through the event writes', () => {
     const graph = new Map(filesUnder(SRC).map((file) => [relative(SRC, file), importsOf(file)]));
-    const start = ['calendar/event-write.ts', 'calendar/series-revision.ts', ...[...graph.keys()].filter((f) => f.startsWith('events/'))];
+    const start = ['calendar/events/write.ts', 'calendar/events/series-revision.ts', ...[...graph.keys()].filter((f) => f.startsWith('event-model/'))];
     for (const origin of start) {
       // Every module reachable from `origin`; reaching `origin` again is a cycle.
       const seen = new Set<string>();

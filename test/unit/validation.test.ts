@@ -1,4 +1,4 @@
-// The JSON body vocabulary (src/validation.ts): each primitive lets its values through untouched,
+// The JSON body vocabulary (src/validation/validation.ts): each primitive lets its values through untouched,
 // and for anything else throws exactly what the surface's factory makes, with the path and the
 // rule broken; ruleText words every rule.
 
@@ -14,8 +14,8 @@ import {
   assertStringMap,
   isJsonObject,
   ruleText,
-} from '../../src/validation.ts';
-import type { Fail, Rule } from '../../src/validation.ts';
+} from '../../src/validation/validation.ts';
+import type { Fail, Rule } from '../../src/validation/validation.ts';
 
 /** A surface's own error type, as each surface has one. */
 class SurfaceError extends Error {

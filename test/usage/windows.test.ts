@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { OptionError, parseCommandLine } from '../../src/config.ts';
+import { OptionError, parseCommandLine } from '../../src/config/config.ts';
 import { MAX_KEYS, MinuteWindows } from '../../src/usage/minute-windows.ts';
 
 function serveOptions(argv: string[], env: NodeJS.ProcessEnv = {}) {
