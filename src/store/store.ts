@@ -122,7 +122,7 @@ export interface ChannelRecord {
 
 /**
  * A copy of an organizer's event that several calendars hold alike (docs/invitations.md,
- * events/invitations.ts), stored once instead of once per calendar: inviting twenty test users
+ * event-model/invitee-copies.ts), stored once instead of once per calendar: inviting twenty test users
  * then writes one record, not twenty. It reads on each holder's calendar as an event of that
  * calendar (getEvent, listEventsOverlapping, listEventsChangedSince, with the holder's
  * calendarId), unless the holder's calendar has an event of its own under the same id: that one

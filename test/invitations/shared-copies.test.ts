@@ -1,4 +1,4 @@
-// The copies that invitees hold alike (Store's SharedCopyRecord, events/invitations.ts), on both
+// The copies that invitees hold alike (Store's SharedCopyRecord, event-model/invitee-copies.ts), on both
 // stores, through HTTP: what a copy shows must not depend on whether it is shared or the
 // invitee's own, across the writes that move a copy from one to the other.
 
