@@ -1,5 +1,5 @@
 // The recurring series the recurrence package expands, and the keys that name its occurrences.
-// Event input builds a Series from a stored master event (events/occurrences.ts); every
+// Event input builds a Series from a stored master event (event-model/occurrences.ts); every
 // other module here reads one.
 
 import type { RecurrenceSet } from './rule.ts';
