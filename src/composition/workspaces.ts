@@ -246,7 +246,7 @@ export class Workspaces {
 
   #surface(): Surface {
     const routes = new Router<Handler>()
-      .add('POST', '/__svc/workspaces', async (req) => json(201, describe(await this.create(jsonBody(req, true)))))
+      .add('POST', '/__svc/workspaces', async (req) => json(201, created(await this.create(jsonBody(req, true)))))
       .add('GET', '/__svc/workspaces', () => json(200, { workspaces: this.list() }))
       .add('DELETE', '/__svc/workspaces/:id', async (_req, params) => {
         await this.delete(params.id as string);
@@ -256,14 +256,22 @@ export class Workspaces {
   }
 }
 
-function describe(entry: Entry): object {
-  const { store } = entry.workspace.app;
-  const lastRequestAt = entry.workspace.lastRequestAt;
+/** The create answer (docs/workspaces.md): where the new workspace is, and when it was made. */
+function created(entry: Entry): object {
   return {
     id: entry.id,
     baseUrl: entry.workspace.app.baseUrl,
     ...(entry.listener === undefined ? {} : { portUrl: entry.listener.url }),
     createdAt: entry.createdAt,
+  };
+}
+
+/** A workspace as GET /__svc/workspaces lists it: the create answer, with its counts and last use. */
+function describe(entry: Entry): object {
+  const { store } = entry.workspace.app;
+  const lastRequestAt = entry.workspace.lastRequestAt;
+  return {
+    ...created(entry),
     users: store.listUsers().length,
     events: store.countEvents(),
     lastRequestAt: lastRequestAt === undefined ? null : new Date(lastRequestAt).toISOString(),

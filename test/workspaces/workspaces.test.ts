@@ -28,6 +28,7 @@ for (const backend of BACKENDS) {
       assert.equal(created.json.id, 'w-1');
       assert.equal(created.json.baseUrl, `${url}/w/w-1`);
       assert.ok(!Number.isNaN(Date.parse(created.json.createdAt)));
+      assert.deepEqual(Object.keys(created.json).sort(), ['baseUrl', 'createdAt', 'id'], 'the create answer is where and when, as documented');
 
       assert.equal((await postJson(`${url}/__svc/workspaces`, { id: 'w-1' })).json.error, 'conflict');
       assert.equal((await postJson(`${url}/__svc/workspaces`, { id: 'w-1' })).status, 409);
