@@ -14,7 +14,7 @@ export const OUTBOX_MAX_MESSAGES = 10_000;
 export const OUTBOX_MAX_BYTES = 16 * 1024 * 1024;
 /**
  * A page of the outbox ends before the first message starting this many bytes after its first
- * message does (one message is always read): the contract's 250 ms for a read holds for pages of
+ * message does (one message is always read): docs/invitations.md's 250 ms for a read holds for pages of
  * a few MiB, not for the whole 16 MiB of 1,000 large messages.
  */
 export const OUTBOX_PAGE_BYTES = 4 * 1024 * 1024;

@@ -142,7 +142,7 @@ describe('the journal under a flood of bodies (docs/journal.md, SECURITY.md)', {
     assert.ok(largest < 300 * 1_000_000, `the service's resident memory reached ${(largest / MIB).toFixed(0)} MiB`);
     // On a machine of its own the service answers every poll in a few milliseconds. A shared CI
     // runner (or two cores shared by several test runs) leaves the service without a CPU for
-    // longer than that now and then, whatever it does: the contract's 100 ms holds for nine polls
+    // longer than that now and then, whatever it does: docs/journal.md's 100 ms holds for nine polls
     // in ten, and none may take ten times as long. A journal that read bodies the old way (tens
     // of milliseconds each, the requests queued behind one another) fails both.
     times.sort((a, b) => a - b);
