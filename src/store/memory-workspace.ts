@@ -26,15 +26,16 @@ export class Workspace {
   readonly refreshByConnection = new MultiIndex<string, string>();
   readonly channels = new Map<string, ChannelRecord>();
   /** Insertion order is age: the first is the oldest. */
-  readonly channelIds = new Set<string>();
+  channelIds = new Set<string>();
   outbox = new MemoryOutbox();
 
   /**
-   * A copy for a checkpoint (Store.takeSnapshot), sharing `outbox` instead of copying it (the
-   * outbox is not part of a checkpoint). Stored records are never changed in place (a write puts
+   * A copy for a checkpoint (Store.takeSnapshot), sharing `kept.outbox` and `kept.channelIds`
+   * instead of copying them (neither is part of a checkpoint: the outbox is not data, and a
+   * channel id once used stays spent). Stored records are never changed in place (a write puts
    * a new one), so the copy shares them and builds only its own maps and indexes.
    */
-  copy(outbox: MemoryOutbox): Workspace {
+  copy(kept: { outbox: MemoryOutbox; channelIds: Set<string> }): Workspace {
     const to = new Workspace();
     copyInto(this.clients, to.clients);
     copyInto(this.users, to.users);
@@ -53,7 +54,8 @@ export class Workspace {
       to.refreshByConnection.add(token.connectionId, token.hash);
     }
     copyInto(this.channels, to.channels);
-    to.outbox = outbox;
+    to.outbox = kept.outbox;
+    to.channelIds = kept.channelIds;
     return to;
   }
 

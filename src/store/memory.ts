@@ -112,7 +112,7 @@ export class MemoryStore implements Store {
 
   takeSnapshot(): number {
     const id = this.#nextSnapshot++;
-    this.#snapshots.set(id, this.#ws.copy(new MemoryOutbox()));
+    this.#snapshots.set(id, this.#ws.copy({ outbox: new MemoryOutbox(), channelIds: new Set() }));
     return id;
   }
   restoreSnapshot(id: number): void {
@@ -120,7 +120,7 @@ export class MemoryStore implements Store {
     if (snapshot === undefined) throw new Error(`no snapshot ${id}`);
     const prev = this.#ws;
     // A copy again, so that the snapshot can be restored once more.
-    this.#ws = snapshot.copy(prev.outbox);
+    this.#ws = snapshot.copy(prev);
     this.#log(() => (this.#ws = prev));
   }
   dropSnapshot(id: number): void {

@@ -100,7 +100,8 @@ function imageOfNew(db: DatabaseSync, path: string): Uint8Array {
 const USERS_LIST = 'users';
 
 /** What a snapshot (Store.takeSnapshot) keeps: the workspace's tables but the outbox. */
-const SNAPSHOT_TABLES = WORKSPACE_TABLES.filter((table) => table !== 'outbox');
+// The outbox is not data, and a channel id once used stays spent (Google never reuses one).
+const SNAPSHOT_TABLES = WORKSPACE_TABLES.filter((table) => table !== 'outbox' && table !== 'channel_ids');
 
 /** A snapshot's copy of `table`: a temporary table, in memory (temp_store) and private to this connection. */
 const snapshotTable = (id: number, table: string): string => `temp.snapshot_${id}_${table}`;

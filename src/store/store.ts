@@ -212,13 +212,14 @@ export interface Store {
 
   /**
    * Keeps a copy of the workspace's data as it is now (every record clearWorkspace deletes but
-   * the outbox) for restoreSnapshot, and returns its id. Snapshots live as long as the store is
+   * the outbox and the used channel ids) for restoreSnapshot, and returns its id. Snapshots live as long as the store is
    * open: closing it drops them.
    */
   takeSnapshot(): number;
   /**
    * Replaces the workspace's data with the snapshot's (which stays, to be restored again). The
-   * outbox, meta and the change sequence stay as they are: nextSeq never goes back.
+   * outbox, the used channel ids, meta and the change sequence stay as they are: nextSeq never
+   * goes back, and a channel id once used stays spent.
    */
   restoreSnapshot(id: number): void;
   dropSnapshot(id: number): void;

@@ -1007,6 +1007,16 @@ export function storeContract(name: string, open: () => Promise<Store> | Store, 
           assert.throws(() => s.restoreSnapshot(id));
         }));
 
+      it('a restore keeps the channel ids used since the snapshot: an id stays spent (channelIdNotUnique)', () =>
+        withStore((s) => {
+          s.rememberChannelId('before');
+          const id = s.takeSnapshot();
+          s.rememberChannelId('after');
+          s.restoreSnapshot(id);
+          assert.equal(s.isChannelIdRemembered('before'), true);
+          assert.equal(s.isChannelIdRemembered('after'), true);
+        }));
+
       it('a restore inside a transaction that throws is undone, and snapshots are independent', () =>
         withStore((s) => {
           seed(s);
