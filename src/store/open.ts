@@ -6,7 +6,7 @@
 
 import type { Store } from './store.ts';
 import { MemoryStore } from './memory.ts';
-import { openSqliteStore } from './sqlite.ts';
+import { openSqliteStore } from './sqlite-open.ts';
 
 export const MEMORY_DB = ':memory:';
 

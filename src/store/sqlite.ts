@@ -1,5 +1,8 @@
-// The SQLite backend of the Store interface, on node:sqlite's DatabaseSync: opening a database
-// and the store's methods. The machinery beside them, each in its own file:
+// The SQLite backend of the Store interface, on node:sqlite's DatabaseSync: the store's methods,
+// one or a few lines each over the machinery beside them. The class stays one file because every
+// method shares its connection, read cache and group commit, which are private to it. The
+// machinery, each in its own file:
+// - sqlite-open.ts: opening a database file (pragmas, migration, the image of a new file);
 // - sqlite-schema.ts: the versioned schema and its migrations;
 // - sqlite-statements.ts: the SQL, prepared once when the store opens;
 // - sqlite-rows.ts: rows <-> records;
@@ -16,10 +19,9 @@
 // Reserved meta keys: `schema_version`, `seq` (the counter behind nextSeq) and `outbox`
 // (outbox-bounds.ts).
 
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
 import type { DatabaseSync, StatementSync, SQLInputValue } from 'node:sqlite';
 import { CHANNEL_IDS_KEPT, mergeChanges, SHORT_EVENT_MAX_MS } from './backend-rules.ts';
-import { Checkpointer, FALLBACK_AUTOCHECKPOINT_PAGES } from './checkpointer.ts';
+import type { Checkpointer } from './checkpointer.ts';
 import { GroupCommit } from './group-commit.ts';
 import { OtherConnections } from './other-connections.ts';
 import { formatCounters, OUTBOX_META, OUTBOX_PAGE_BYTES, parseCounters, planOutboxWrite } from './outbox-bounds.ts';
@@ -31,66 +33,10 @@ import { accessTokenColumns, calendarColumns, channelColumns, clientColumns, con
   toCalendar, toChannel, toClient, toConnection, toEntry, toEvent, toRefreshToken, toUser, userColumns,
   outboxColumns, sharedCopyColumns, toOutboxMessage, toSharedCopy } from './sqlite-rows.ts';
 import type { AccessTokenRow, ChannelRow, EventRow, OutboxRow } from './sqlite-rows.ts';
-import { migrate } from './sqlite-schema.ts';
 import { prepareStatements, WORKSPACE_TABLES } from './sqlite-statements.ts';
 import type { Statements } from './sqlite-statements.ts';
 import type { AccessTokenRecord, CalendarListEntryRecord, CalendarRecord, ChannelRecord, ChannelResource,
   ClientRecord, ConnectionRecord, EventRecord, NewOutboxMessage, OutboxMessageRecord, OutboxPage, RefreshTokenRecord, SharedCopyRecord, Store, UserRecord } from './store.ts';
-
-export function openSqliteStore(path: string, sqlite: typeof import('node:sqlite')): SqliteStore {
-  const isNew = path !== ':memory:' && !existsSync(path);
-  if (isNew && emptyImage !== undefined) writeImage(path, emptyImage);
-  const db = new sqlite.DatabaseSync(path);
-  try {
-    // busy_timeout first: another process may hold the file while we switch to WAL.
-    db.exec('PRAGMA busy_timeout = 5000');
-    db.exec('PRAGMA journal_mode = WAL');
-    db.exec('PRAGMA synchronous = NORMAL');
-    // Every store transaction() is a SAVEPOINT in the open group (group-commit.ts), and SQLite
-    // keeps the original of each page a savepoint changes in a sub-journal: in a temporary file
-    // by default, which tripled the cost of each row written. In memory it is a page copy.
-    db.exec('PRAGMA temp_store = MEMORY');
-    // Checkpoints run on a worker thread (checkpointer.ts); this connection's own is a safety net.
-    db.exec(`PRAGMA wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
-    migrate(db, path);
-    if (isNew && emptyImage === undefined) emptyImage = imageOfNew(db, path);
-    return new SqliteStore(db, new Checkpointer(path));
-  } catch (err) {
-    db.close();
-    throw err;
-  }
-}
-
-/**
- * A new database file as migrate() leaves it (WAL mode, the schema, no rows), copied for every
- * new file once one has been built. Building one switches the file to WAL and commits the
- * schema, each with fsyncs of the file, its journal and the folder: most of what creating a
- * workspace cost (docs/workspaces.md), where writing these bytes and syncing them is one fsync.
- */
-let emptyImage: Uint8Array | undefined;
-
-/** Writes `image` as the new file `path` and syncs it; a file made meanwhile by another process is left alone. */
-function writeImage(path: string, image: Uint8Array): void {
-  let fd: number;
-  try {
-    fd = openSync(path, 'wx');
-  } catch (error) {
-    if ((error as { code?: string }).code === 'EEXIST') return;
-    throw error;
-  }
-  try {
-    writeSync(fd, image);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** The bytes of a file migrate() has just built from nothing, the WAL folded back first so that the file alone is the whole database. */
-function imageOfNew(db: DatabaseSync, path: string): Uint8Array {
-  db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
-  return readFileSync(path);
-}
 
 /**
  * The read cache's group for the list of users (read by every write that invites, and by every
@@ -99,8 +45,10 @@ function imageOfNew(db: DatabaseSync, path: string): Uint8Array {
  */
 const USERS_LIST = 'users';
 
-/** What a snapshot (Store.takeSnapshot) keeps: the workspace's tables but the outbox. */
-// The outbox is not data, and a channel id once used stays spent (Google never reuses one).
+/**
+ * What a snapshot (Store.takeSnapshot) keeps: the workspace's tables but the outbox, which is not
+ * data, and the used channel ids, which stay spent (Google never reuses one).
+ */
 const SNAPSHOT_TABLES = WORKSPACE_TABLES.filter((table) => table !== 'outbox' && table !== 'channel_ids');
 
 /** A snapshot's copy of `table`: a temporary table, in memory (temp_store) and private to this connection. */
@@ -124,7 +72,7 @@ export class SqliteStore implements Store {
   readonly #snapshots = new Set<number>();
   #nextSnapshot = 1;
 
-  /** Use openSqliteStore, which configures and migrates the database first. */
+  /** Use openSqliteStore (sqlite-open.ts), which configures and migrates the database first. */
   constructor(db: DatabaseSync, checkpointer: Checkpointer) {
     this.#db = db;
     this.#checkpointer = checkpointer;

@@ -14,7 +14,7 @@ import { randomToken, sha256 } from '../../src/crypto/crypto.ts';
 import { expiryOfToken } from '../../src/oauth/token-format.ts';
 import { ACCESS_TOKEN_LIFETIME_SECONDS, issueAccessToken, liveAccessToken } from '../../src/oauth/tokens.ts';
 import { MemoryStore } from '../../src/store/memory.ts';
-import { openSqliteStore } from '../../src/store/sqlite.ts';
+import { openSqliteStore } from '../../src/store/sqlite-open.ts';
 import type { Store } from '../../src/store/store.ts';
 import { frozenClock } from '../_helpers/manual-time.ts';
 import { sqliteAvailable } from '../_helpers/node.ts';

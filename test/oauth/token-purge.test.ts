@@ -22,7 +22,7 @@ import { createBearerCache } from '../../src/oauth/bearer.ts';
 import { createOAuthSurface } from '../../src/oauth/routes.ts';
 import { ACCESS_TOKEN_LIFETIME_SECONDS, EXPIRED_TOKEN_KEPT_MS, issueRefreshToken, liveAccessToken, PURGE_EVERY } from '../../src/oauth/tokens.ts';
 import { MemoryStore } from '../../src/store/memory.ts';
-import { openSqliteStore } from '../../src/store/sqlite.ts';
+import { openSqliteStore } from '../../src/store/sqlite-open.ts';
 import type { Store } from '../../src/store/store.ts';
 import { sqliteAvailable, SQLITE_SKIP } from '../_helpers/node.ts';
 

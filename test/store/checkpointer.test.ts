@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { WRITES_PER_CHECKPOINT, FALLBACK_AUTOCHECKPOINT_PAGES } from '../../src/store/checkpointer.ts';
-import { openSqliteStore } from '../../src/store/sqlite.ts';
+import { openSqliteStore } from '../../src/store/sqlite-open.ts';
 import { SQLITE_SKIP, sqliteAvailable } from '../_helpers/node.ts';
 import { event } from './store.contract.ts';
 

@@ -11,7 +11,7 @@ import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { MemoryStore } from '../../src/store/memory.ts';
 import { openStore, sqliteAvailable, StoreUnavailableError } from '../../src/store/open.ts';
-import { openSqliteStore } from '../../src/store/sqlite.ts';
+import { openSqliteStore } from '../../src/store/sqlite-open.ts';
 import { SCHEMA_VERSION, SchemaVersionError } from '../../src/store/sqlite-schema.ts';
 import { ACCESS_TOKEN_PURGE, EVENT_QUERIES, OUTBOX_PAGE, OUTBOX_TRIM, SHARED_COPY_QUERIES } from '../../src/store/sqlite-statements.ts';
 import type { EventRecord, Store } from '../../src/store/store.ts';
