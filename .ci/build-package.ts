@@ -13,6 +13,7 @@ import { copyFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleDist } from './bundle-package.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIST = join(ROOT, 'dist');
@@ -34,3 +35,5 @@ mkdirSync(join(DIST, 'inspector'), { recursive: true });
 for (const name of readdirSync(INSPECTOR)) {
   if (STATIC.has(extname(name))) copyFileSync(join(INSPECTOR, name), join(DIST, 'inspector', name));
 }
+
+await bundleDist(DIST);

@@ -4,6 +4,7 @@
 import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { flushCompileCache } from './compile-cache.ts';
+import { runCli } from './run.ts';
 
 // Resident memory: V8 doubles its young generation while much of what it allocates
 // survives, as every event does while a workspace fills up, up to 32 MiB, and does not shrink it
@@ -21,7 +22,9 @@ const youngSpace = new PerformanceObserver(() => {
 });
 youngSpace.observe({ entryTypes: ['gc'] });
 
-const { runCli } = await import('./run.ts');
 // Every module the service starts with is compiled by now; on a warm start nothing is written.
 flushCompileCache();
-process.exitCode = await runCli(process.argv.slice(2));
+// No top-level await: the package's build (.ci/bundle-package.ts) runs modules as functions.
+void runCli(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

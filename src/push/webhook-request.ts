@@ -16,9 +16,12 @@ import type { ChannelRecord } from '../store/store.ts';
 import { effectivePort, reachesService, resolvedAddressReachesService } from './address.ts';
 import type { ServiceAddress } from './address.ts';
 
-// Not imported as ES modules, for start-up time (see src/http/server.ts).
+// Not imported as ES modules, for start-up time (see src/http/server.ts). node:https (with TLS
+// under it, some milliseconds to load) is loaded by the first message to an https: address.
 const { Agent: HttpAgent, request: httpRequest } = process.getBuiltinModule('node:http');
-const { Agent: HttpsAgent, request: httpsRequest } = process.getBuiltinModule('node:https');
+type Https = typeof import('node:https');
+let https: Https | undefined;
+const httpsModule = (): Https => (https ??= process.getBuiltinModule('node:https'));
 const { lookup: dnsLookup } = process.getBuiltinModule('node:dns');
 
 export type ResourceState = 'sync' | 'exists';
@@ -50,7 +53,7 @@ export class WebhookClient {
   readonly #service: ServiceAddress;
   readonly #scheduler: Scheduler;
   readonly #httpAgent = new HttpAgent({ keepAlive: true });
-  readonly #httpsAgent = new HttpsAgent({ keepAlive: true });
+  #httpsAgent: InstanceType<Https['Agent']> | undefined;
 
   /** `service` is read at each message: the App's port and base URL are set once it listens. */
   constructor(timeoutMs: number, service: ServiceAddress, scheduler: Scheduler) {
@@ -73,11 +76,11 @@ export class WebhookClient {
         cancelTimeout();
         resolve(answer);
       };
-      const send = secure ? httpsRequest : httpRequest;
+      const send = secure ? httpsModule().request : httpRequest;
       const options = {
         method: 'POST',
         headers: headersFor(channel, message),
-        agent: secure ? this.#httpsAgent : this.#httpAgent,
+        agent: secure ? (this.#httpsAgent ??= new (httpsModule().Agent)({ keepAlive: true })) : this.#httpAgent,
         lookup: guardedLookup(effectivePort(url), service),
         signal,
       };
@@ -95,7 +98,7 @@ export class WebhookClient {
 
   destroy(): void {
     this.#httpAgent.destroy();
-    this.#httpsAgent.destroy();
+    this.#httpsAgent?.destroy();
   }
 }
 
