@@ -11,7 +11,7 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import type { SpawnSyncReturns } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -121,6 +121,10 @@ describe('the installed package', () => {
       assert.ok(existsSync(join(installed, file)), file);
     }
     assert.ok(!existsSync(join(installed, 'src')), 'src/ stays out of the package');
+    // The service's modules come in one file (.ci/bundle-package.ts): beside it only the entries
+    // Node loads by path and what main.js needs before it, not a file per module.
+    const scripts = readdirSync(join(installed, 'dist'), { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.js') && !file.startsWith('inspector'));
+    assert.deepEqual(scripts.map((file) => file.split('\\').join('/')).sort(), ['cli/compile-cache.js', 'cli/node-floor.js', 'cli/process.js', 'index.js', 'main.js', 'modules.js', 'store/checkpoint-worker.js']);
     const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { dependencies?: object };
     assert.deepEqual(manifest.dependencies ?? {}, {});
   });
