@@ -2,10 +2,12 @@
 // CLI entry point (docs/cli.md), also the package's `bin`. It stays tiny and is written in
 // syntax every Node with ES modules parses (no `?.`, `??` or top-level await): an older Node must
 // reach the one-line floor message, not a SyntaxError in a module it has not even run yet. Node's
-// compile cache goes on before the rest of the service is imported, so that the rest is cached.
+// compile cache goes on before the rest of the service is imported, so that the rest is cached;
+// from a source checkout, so does the direct resolution of the service's own imports.
 
 import { enableCompileCache } from './cli/compile-cache.ts';
 import { nodeFloor } from './cli/node-floor.ts';
+import { resolveSourceImportsDirectly } from './cli/source-imports.ts';
 
 const floor = nodeFloor(process.versions.node);
 if (floor !== undefined) {
@@ -13,5 +15,6 @@ if (floor !== undefined) {
   process.exitCode = 2;
 } else {
   enableCompileCache();
+  if (import.meta.url.endsWith('.ts')) resolveSourceImportsDirectly();
   void import('./cli/process.ts');
 }

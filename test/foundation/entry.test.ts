@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { userCacheDirectory } from '../../src/cli/compile-cache.ts';
 import { nodeFloor } from '../../src/cli/node-floor.ts';
+import { ownSourceModule } from '../../src/cli/source-imports.ts';
 import { nodeTsArgs } from '../_helpers/node.ts';
 
 const MAIN = new URL('../../src/main.ts', import.meta.url).pathname;
@@ -86,5 +87,39 @@ describe('the compile cache', () => {
     assert.equal(result.status, 0, result.stderr);
     assert.match(result.stdout, /^\d+\.\d+\.\d+\n$/);
     assert.equal(result.stderr, '');
+  });
+});
+
+describe('what a start loads', () => {
+  it("resolves the service's relative TypeScript imports by URL, and leaves everything else to Node", () => {
+    const parent = 'file:///checkout/src/composition/service.ts';
+    assert.deepEqual(ownSourceModule('../store/open.ts', parent), { url: 'file:///checkout/src/store/open.ts', format: 'module-typescript', shortCircuit: true });
+    assert.deepEqual(ownSourceModule('./workspace.ts', parent), { url: 'file:///checkout/src/composition/workspace.ts', format: 'module-typescript', shortCircuit: true });
+    assert.equal(ownSourceModule('node:http', parent), undefined);
+    assert.equal(ownSourceModule('typescript', parent), undefined);
+    assert.equal(ownSourceModule('./inspector/app.js', parent), undefined);
+    assert.equal(ownSourceModule('/abs/path.ts', parent), undefined);
+    assert.equal(ownSourceModule('./x.ts', 'data:text/javascript,'), undefined);
+    assert.equal(ownSourceModule('./x.ts', undefined), undefined);
+  });
+
+  it('leaves the builtins a default start does not use unloaded until they are needed (docs/performance.md "Start-up")', async () => {
+    // Reports, at the Listening line, the builtin modules loaded so far.
+    const probe = `const write = process.stdout.write.bind(process.stdout); process.stdout.write = (text, ...rest) => { if (String(text).startsWith('Listening on')) process.stderr.write('LOADED ' + JSON.stringify(process.moduleLoadList) + '\\n'); return write(text, ...rest); };`;
+    const child = spawn(process.execPath, [...nodeTsArgs, '--import', `data:text/javascript,${encodeURIComponent(probe)}`, MAIN, '--port', '0', '--quiet'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    const loaded = await new Promise<string[]>((resolve, reject) => {
+      child.stderr.setEncoding('utf8').on('data', (text: string) => {
+        stderr += text;
+        const line = /^LOADED (.*)$/m.exec(stderr);
+        if (line) resolve(JSON.parse(line[1] as string) as string[]);
+      });
+      child.once('exit', (code) => reject(new Error(`exited with ${code}: ${stderr}`)));
+    });
+    child.kill();
+    // (node:child_process and node:dns come with node:http's own start.)
+    for (const builtin of ['https', 'tls', 'zlib', 'worker_threads']) {
+      assert.ok(!loaded.includes(`NativeModule ${builtin}`), `node:${builtin} is loaded at start`);
+    }
   });
 });
