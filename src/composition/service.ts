@@ -82,7 +82,7 @@ export async function launch(startOptions: StartOptions = {}): Promise<LaunchedS
   const fixture: FixtureSource =
     typeof options.fixture === 'string' ? { text: readFixtureText(options.fixture), name: `fixture file ${options.fixture}` } : { text: JSON.stringify(options.fixture), name: 'the fixture' };
   // Checked before the store opens: an invalid fixture creates no database file.
-  parseFixtureText(fixture.text, fixture.name);
+  const parsed = parseFixtureText(fixture.text, fixture.name);
   const settings: HostSettings = {
     host: options.host,
     allowedHosts: options.allowedHosts,
@@ -103,7 +103,7 @@ export async function launch(startOptions: StartOptions = {}): Promise<LaunchedS
   const store = await openStore(options.db);
   let workspaces: Workspaces;
   try {
-    const root = buildWorkspace(store, fixture, settings);
+    const root = buildWorkspace(store, fixture, settings, parsed);
     workspaces = new Workspaces(root, settings);
     await workspaces.reopen();
     // Committed before the Listening line, so a service killed right after it has its workspace.

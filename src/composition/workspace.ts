@@ -73,7 +73,8 @@ const SEEDED = 'seeded';
  * Builds a workspace on `store`, seeding it from `fixture` when the store is new (an existing
  * database file keeps its data). The base URL and port are set by the host once known.
  */
-export function buildWorkspace(store: Store, fixture: FixtureSource, settings: WorkspaceSettings): Workspace {
+/** `parsed`: the fixture's text already parsed by the caller, so a new store is seeded without parsing it again. */
+export function buildWorkspace(store: Store, fixture: FixtureSource, settings: WorkspaceSettings, parsed?: Fixture): Workspace {
   const { log } = settings;
   const clock = new Clock();
   const app = new App({ store, clock, log, startupFixture: () => parseFixtureText(fixture.text, fixture.name), host: settings.host, allowedHosts: settings.allowedHosts });
@@ -84,7 +85,7 @@ export function buildWorkspace(store: Store, fixture: FixtureSource, settings: W
   // methods and GET /__svc/channels.
   const notifier = startPush(app, settings.scheduler, {}, faults);
   try {
-    seedNewStore(app, fixture);
+    seedNewStore(app, fixture, parsed);
   } catch (error) {
     app.shutdown();
     throw error;
@@ -133,9 +134,9 @@ export function buildWorkspace(store: Store, fixture: FixtureSource, settings: W
 
 // A module-level function on purpose: a closure inside buildWorkspace would keep the parsed
 // fixture (every event of it) alive for as long as the workspace lives.
-function seedNewStore(app: App, source: FixtureSource): void {
+function seedNewStore(app: App, source: FixtureSource, parsed: Fixture | undefined): void {
   if (app.store.getMeta(SEEDED) !== undefined) return;
-  const fixture: Fixture = parseFixtureText(source.text, source.name);
+  const fixture: Fixture = parsed ?? parseFixtureText(source.text, source.name);
   app.store.transaction(() => {
     app.loadFixture(fixture);
     app.store.setMeta(SEEDED, new Date(app.clock.now()).toISOString());

@@ -3,7 +3,6 @@
 // bearer token it presents.
 
 import type { IncomingMessage } from 'node:http';
-import { gunzipSync, inflateSync } from 'node:zlib';
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -106,9 +105,11 @@ export async function readBody(incoming: IncomingMessage): Promise<Buffer> {
   return decode(raw, String(incoming.headers['content-encoding'] ?? 'identity').toLowerCase().trim());
 }
 
-// Google's Java client gzips request bodies (Content-Encoding: gzip).
+// Google's Java client gzips request bodies (Content-Encoding: gzip). node:zlib loads with the
+// first such body, not with every start (docs/performance.md "Start-up").
 function decode(raw: Buffer, encoding: string): Buffer {
   if (raw.length === 0 || encoding === 'identity' || encoding === '') return raw;
+  const { gunzipSync, inflateSync } = process.getBuiltinModule('node:zlib');
   try {
     if (encoding === 'gzip' || encoding === 'x-gzip') return gunzipSync(raw, { maxOutputLength: MAX_BODY_BYTES });
     if (encoding === 'deflate') return inflateSync(raw, { maxOutputLength: MAX_BODY_BYTES });

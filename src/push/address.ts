@@ -25,12 +25,18 @@ export interface ServiceAddress {
   port: number;
 }
 
-// IPv4 rules also match IPv4-mapped IPv6 addresses (net.BlockList compares them as IPv4).
-const LOCAL_HOST = new BlockList();
-LOCAL_HOST.addSubnet('127.0.0.0', 8, 'ipv4');
-LOCAL_HOST.addSubnet('0.0.0.0', 8, 'ipv4');
-LOCAL_HOST.addAddress('::1', 'ipv6');
-LOCAL_HOST.addAddress('::', 'ipv6');
+// IPv4 rules also match IPv4-mapped IPv6 addresses (net.BlockList compares them as IPv4). Made
+// by the first check, not at start-up: a BlockList loads Node's socket-address internals.
+let localHost: InstanceType<typeof BlockList> | undefined;
+function localHostList(): InstanceType<typeof BlockList> {
+  if (localHost !== undefined) return localHost;
+  localHost = new BlockList();
+  localHost.addSubnet('127.0.0.0', 8, 'ipv4');
+  localHost.addSubnet('0.0.0.0', 8, 'ipv4');
+  localHost.addAddress('::1', 'ipv6');
+  localHost.addAddress('::', 'ipv6');
+  return localHost;
+}
 
 const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
 
@@ -56,7 +62,7 @@ function canonicalHost(host: string): string {
 
 function isLocalHostIp(ip: string): boolean {
   const family = isIP(ip);
-  return family !== 0 && LOCAL_HOST.check(ip, family === 4 ? 'ipv4' : 'ipv6');
+  return family !== 0 && localHostList().check(ip, family === 4 ? 'ipv4' : 'ipv6');
 }
 
 function isWildcard(host: string): boolean {

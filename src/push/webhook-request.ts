@@ -22,7 +22,6 @@ const { Agent: HttpAgent, request: httpRequest } = process.getBuiltinModule('nod
 type Https = typeof import('node:https');
 let https: Https | undefined;
 const httpsModule = (): Https => (https ??= process.getBuiltinModule('node:https'));
-const { lookup: dnsLookup } = process.getBuiltinModule('node:dns');
 
 export type ResourceState = 'sync' | 'exists';
 
@@ -121,7 +120,7 @@ function headersFor(channel: ChannelRecord, message: Message): Record<string, st
 /** dns.lookup that fails the connection when any address the name resolves to is the service. */
 function guardedLookup(port: number, service: ServiceAddress): LookupFunction {
   return (hostname: string, options: LookupOptions, callback: (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void) => {
-    dnsLookup(hostname, options, (error, address, family) => {
+    process.getBuiltinModule('node:dns').lookup(hostname, options, (error, address, family) => {
       if (error) return callback(error, address, family);
       const addresses = typeof address === 'string' ? [address] : address.map((entry) => entry.address);
       if (addresses.some((ip) => resolvedAddressReachesService(ip, port, service))) return callback(new SelfAddressError(SELF_ADDRESS), address, family);

@@ -10,7 +10,7 @@
 // checkpoint it is asked for, so a service that writes little never starts it.
 
 import { extname } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 
 /**
  * Rows written (inserted, replaced or deleted) between checkpoints. The WAL grows by pages, not
@@ -73,6 +73,8 @@ export class Checkpointer {
 
   #start(): Worker {
     // The worker is a sibling in this module's own form: .ts in a checkout, .js in the package.
+    // node:worker_threads loads with the first checkpoint, not with every start.
+    const { Worker } = process.getBuiltinModule('node:worker_threads');
     const worker = new Worker(new URL(`./checkpoint-worker${extname(import.meta.url)}`, import.meta.url), { workerData: { path: this.#path, state: this.#state } });
     // A checkpoint that fails is retried by the next request or at close; the thread must
     // never keep the process alive or bring it down.

@@ -6,7 +6,6 @@
 
 import type { Store } from './store.ts';
 import { MemoryStore } from './memory.ts';
-import { openSqliteStore } from './sqlite-open.ts';
 
 export const MEMORY_DB = ':memory:';
 
@@ -46,5 +45,7 @@ export async function openStore(db: string): Promise<Store> {
   } catch (err) {
     throw new StoreUnavailableError(db, err);
   }
+  // The SQLite store's modules load only when a file is asked for, as node:sqlite does.
+  const { openSqliteStore } = await import('./sqlite-open.ts');
   return openSqliteStore(db, sqlite);
 }
