@@ -47,22 +47,29 @@ function mainClosure(dist: string): Set<string> {
   return closure;
 }
 
-function asFunction(id: string, code: string): string {
+function asFunction(id: string, code: string, ids: ReadonlySet<string>): string {
   const commonJs = ts.transpileModule(code.replaceAll('import.meta.url', '__moduleUrl'), {
     fileName: id,
     compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true, newLine: ts.NewLineKind.LineFeed },
   }).outputText;
   if (/\bimport\.meta\b/.test(commonJs)) throw new Error(`bundle-package: ${id} reads import.meta beyond its url`);
+  // Relative specifiers become ids here, once, rather than paths joined at every start.
+  const withIds = commonJs.replace(/\brequire\("(\.{1,2}\/[^"]+)"\)/g, (_, specifier: string) => {
+    const target = posix.join(posix.dirname(id), specifier);
+    if (!ids.has(target)) throw new Error(`bundle-package: ${id} imports ${specifier}, which is not in dist/`);
+    return `require(${JSON.stringify(target)})`;
+  });
   // In parentheses: V8 compiles such a function with the file, so the compile cache keeps it.
-  return `${JSON.stringify(id)}: (function (exports, require, __moduleUrl) {\n${commonJs}\n}),`;
+  return `${JSON.stringify(id)}: (function (exports, require, __moduleUrl) {\n${withIds}\n}),`;
 }
 
 const LOADER = `
 import { createRequire } from 'node:module';
-import { posix } from 'node:path';
 
 const nodeRequire = createRequire(import.meta.url);
+const BASE = new URL('./', import.meta.url).href;
 const loaded = new Map();
+const requireModule = (specifier) => (Object.hasOwn(MODULES, specifier) ? load(specifier) : nodeRequire(specifier));
 
 /** The exports of the module \`id\` ("store/open.js"), evaluated on its first load. */
 export function load(id) {
@@ -72,8 +79,7 @@ export function load(id) {
   if (define === undefined) throw new Error(\`no module \${id} in the bundle\`);
   exports = {};
   loaded.set(id, exports);
-  const directory = posix.dirname(id);
-  define(exports, (specifier) => (specifier.startsWith('.') ? load(posix.join(directory, specifier)) : nodeRequire(specifier)), new URL(id, import.meta.url).href);
+  define(exports, requireModule, BASE + id);
   return exports;
 }
 `;
@@ -85,7 +91,7 @@ export async function bundleDist(dist: string): Promise<void> {
   const indexNames = Object.keys(await import(pathToFileURL(join(dist, 'index.js')).href)).filter((name) => name !== 'default');
   const keep = mainClosure(dist);
   const bundled = ids.filter((id) => id !== MAIN);
-  const definitions = bundled.map((id) => asFunction(id, readFileSync(join(dist, id), 'utf8')));
+  const definitions = bundled.map((id) => asFunction(id, readFileSync(join(dist, id), 'utf8'), new Set(ids)));
   writeFileSync(join(dist, BUNDLE), `// The package's modules in one file, built by .ci/bundle-package.ts.\n${LOADER}\nconst MODULES = {\n${definitions.join('\n')}\n};\n`);
   for (const id of bundled) if (!keep.has(id)) rmSync(join(dist, id));
   for (const entry of ENTRIES) {
