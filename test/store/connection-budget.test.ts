@@ -7,7 +7,7 @@
 // deletes it, and only after the store's own has closed.
 
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -15,6 +15,8 @@ import { ConnectionBudget } from '../../src/store/connection-budget.ts';
 import { openSqliteStore } from '../../src/store/sqlite-open.ts';
 import type { Store } from '../../src/store/store.ts';
 import { SQLITE_SKIP } from '../_helpers/node.ts';
+import { OPEN_FILES_SKIP, openFiles } from '../_helpers/open-files.ts';
+import { eventually } from '../_helpers/page.ts';
 import { event, outboxMessage } from './store.contract.ts';
 
 const sqlite = SQLITE_SKIP ? undefined : await import('node:sqlite');
@@ -33,31 +35,12 @@ function open(budget: ConnectionBudget | undefined, path = join(dir, `db-${++fil
 
 const isOpen = ({ path }: Opened): boolean => existsSync(`${path}-wal`);
 
-/** How many of this process's file descriptors (any thread's) are open on `path`. */
-function descriptorsOf(path: string): number {
-  return readdirSync('/proc/self/fd').filter((fd) => {
-    try {
-      return readlinkSync(`/proc/self/fd/${fd}`) === path;
-    } catch {
-      return false;
-    }
-  }).length;
-}
-
-/** Waits (a turn at a time, ten seconds at most) until `done()`; false if it never was. */
-async function eventually(done: () => boolean): Promise<boolean> {
-  const began = Date.now();
-  while (!done()) {
-    if (Date.now() - began > 10_000) return false;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  return true;
-}
+const descriptorsOf = (path: string): number => openFiles((open) => open === path);
 
 /** Opens stores under `budget` until `victim`'s connection has closed. */
 async function closeByOpeningOthers(budget: ConnectionBudget, victim: Opened, others: Opened[]): Promise<void> {
   others.push(open(budget));
-  assert.ok(await eventually(() => !isOpen(victim)), 'the least recently used connection closes');
+  await eventually(() => !isOpen(victim), 'the least recently used connection closes');
 }
 
 describe('SQLite stores under a connection budget', { skip: SQLITE_SKIP }, () => {
@@ -68,11 +51,11 @@ describe('SQLite stores under a connection budget', { skip: SQLITE_SKIP }, () =>
     a.store.getMeta('x');
     const c = open(budget);
     assert.equal(budget.open, 2);
-    assert.ok(await eventually(() => !isOpen(b)), 'b, used least recently, closes');
+    await eventually(() => !isOpen(b), 'b, used least recently, closes');
     assert.ok(isOpen(a) && isOpen(c));
     const more = Array.from({ length: 6 }, () => open(budget));
     assert.equal(budget.open, 2);
-    assert.ok(await eventually(() => [a, b, c, ...more].filter(isOpen).length === 2));
+    await eventually(() => [a, b, c, ...more].filter(isOpen).length === 2, 'all but two closed');
     for (const s of [a, b, c, ...more]) s.store.close();
   });
 
@@ -146,11 +129,11 @@ describe('SQLite stores under a connection budget', { skip: SQLITE_SKIP }, () =>
 
     // Committed, b can close when the next store opens; a, with its snapshot, still cannot.
     const d = open(budget);
-    assert.ok(await eventually(() => !isOpen(b)));
+    await eventually(() => !isOpen(b), 'b closed');
     assert.equal(b.store.getMeta('pending'), 'yes');
     a.store.dropSnapshot(snapshot);
     const e = open(budget);
-    assert.ok(await eventually(() => !isOpen(a)), 'without its snapshot a closes too');
+    await eventually(() => !isOpen(a), 'without its snapshot a closes too');
     for (const s of [a, b, c, d, e]) s.store.close();
   });
 
@@ -162,7 +145,7 @@ describe('SQLite stores under a connection budget', { skip: SQLITE_SKIP }, () =>
     const b = open(budget);
     // Before the thread reports: a takes its place again, and b is the one to close.
     assert.equal(a.store.getMeta('k'), 'v');
-    assert.ok(await eventually(() => !isOpen(b)));
+    await eventually(() => !isOpen(b), 'b closed');
     assert.ok(isOpen(a));
     a.store.setMeta('k', 'w');
     await a.store.durable();
@@ -170,7 +153,7 @@ describe('SQLite stores under a connection budget', { skip: SQLITE_SKIP }, () =>
     for (const s of [a, b]) s.store.close();
   });
 
-  it('closed for good while the thread holds its file, it waits for the thread, so a new file in its place is safe', { skip: existsSync('/proc/self/fd') ? false : 'needs /proc/self/fd' }, async () => {
+  it('closed for good while the thread holds its file, it waits for the thread, so a new file in its place is safe', { skip: OPEN_FILES_SKIP }, async () => {
     const budget = new ConnectionBudget(1);
     const a = open(budget);
     a.store.setMeta('k', 'old');

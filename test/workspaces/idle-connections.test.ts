@@ -7,7 +7,7 @@
 // last deletes it.
 
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readlinkSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import type { TestContext } from 'node:test';
 import { start } from '../../src/index.ts';
@@ -16,6 +16,8 @@ import { databaseFor } from '../_helpers/backends.ts';
 import { api } from '../_helpers/calendar.ts';
 import { SQLITE_SKIP } from '../_helpers/node.ts';
 import { obtainToken } from '../_helpers/oauth.ts';
+import { OPEN_FILES_SKIP, openFiles } from '../_helpers/open-files.ts';
+import { eventually } from '../_helpers/page.ts';
 import { call, postJson } from '../_helpers/service.ts';
 import { startWebhook } from '../_helpers/webhook.ts';
 
@@ -31,16 +33,6 @@ async function service(t: TestContext): Promise<{ url: string; db: string }> {
 /** Creates `count` more workspaces, which close the least recently used connections. */
 async function createMore(url: string, count: number): Promise<void> {
   for (let i = 0; i < count; i++) assert.equal((await postJson(`${url}/__svc/workspaces`, { id: `other-${i}` })).status, 201);
-}
-
-/** Waits (ten seconds at most) until `done()`; false if it never was. */
-async function eventually(done: () => boolean): Promise<boolean> {
-  const began = Date.now();
-  while (!done()) {
-    if (Date.now() - began > 10_000) return false;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  return true;
 }
 
 const connectionOpen = (db: string, id: string): boolean => existsSync(`${db}.workspaces/${id}.db-wal`);
@@ -68,7 +60,7 @@ describe('idle workspaces on SQLite', { skip: SQLITE_SKIP }, () => {
     const journal = (await call(`${base}/__svc/requests`)).json.last;
 
     await createMore(url, OPEN_CONNECTIONS + 1);
-    assert.ok(await eventually(() => !connectionOpen(db, 'a')), "a's connection closes");
+    await eventually(() => !connectionOpen(db, 'a'), "a's connection closed");
 
     assert.deepEqual(await reads(), before);
     assert.equal((await api(base, token, `calendars/primary/events?syncToken=${encodeURIComponent(listed.json.nextSyncToken)}`)).json.items.length, 0, 'the sync token still holds');
@@ -86,20 +78,12 @@ describe('idle workspaces on SQLite', { skip: SQLITE_SKIP }, () => {
     assert.ok(outbox.last > before.outbox.last, 'the outbox numbers on');
   });
 
-  it('keeps at most OPEN_CONNECTIONS workspace connections open', { skip: existsSync('/proc/self/fd') ? false : 'needs /proc/self/fd' }, async (t) => {
+  it('keeps at most OPEN_CONNECTIONS workspace connections open', { skip: OPEN_FILES_SKIP }, async (t) => {
     const { url, db } = await service(t);
     await createMore(url, OPEN_CONNECTIONS + 8);
     const folder = `${db}.workspaces/`;
-    const openFiles = (): number =>
-      readdirSync('/proc/self/fd').filter((fd) => {
-        try {
-          const target = readlinkSync(`/proc/self/fd/${fd}`);
-          return target.startsWith(folder) && target.endsWith('.db');
-        } catch {
-          return false;
-        }
-      }).length;
-    assert.ok(await eventually(() => openFiles() <= OPEN_CONNECTIONS), `${openFiles()} workspace database files open`);
+    const open = (): number => openFiles((path) => path.startsWith(folder) && path.endsWith('.db'));
+    await eventually(() => open() <= OPEN_CONNECTIONS, `at most ${OPEN_CONNECTIONS} workspace database files open`);
     assert.equal((await call(`${url}/__svc/workspaces`)).json.workspaces.length, OPEN_CONNECTIONS + 8, 'every one is listed, each opened to count its events');
   });
 
@@ -114,7 +98,7 @@ describe('idle workspaces on SQLite', { skip: SQLITE_SKIP }, () => {
 
     await createMore(url, OPEN_CONNECTIONS + 1);
     // The last workspace created is open; had a's connection closed, it would be gone by then.
-    assert.ok(await eventually(() => !connectionOpen(db, 'other-0')));
+    await eventually(() => !connectionOpen(db, 'other-0'), "other-0's connection closed");
     assert.ok(connectionOpen(db, 'a'));
     assert.equal((await postJson(`${base}/__svc/checkpoints/kept/restore`, {})).status, 204);
     assert.equal((await api(base, token, `calendars/primary/events/${inserted.json.id}`)).json.summary, 'Before');
