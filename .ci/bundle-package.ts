@@ -19,8 +19,8 @@ import ts from 'typescript';
 
 const BUNDLE = 'modules.js';
 const MAIN = 'main.js';
-/** Modules loaded by a path rather than an import: the CLI (main.js's dynamic import), the package's import, the checkpoint worker. */
-const ENTRIES = ['cli/process.js', 'index.js', 'store/checkpoint-worker.js'];
+/** Modules loaded by a path rather than an import: the CLI (main.js's dynamic import), the package's import, the SQLite store's two threads. */
+const ENTRIES = ['cli/process.js', 'index.js', 'store/checkpoint-worker.js', 'store/connection-handoff-worker.js'];
 
 /** dist/'s modules as ids relative to it, posix-style ("store/open.js"), without the inspector's browser files. */
 function moduleIds(dist: string): string[] {

@@ -9,6 +9,8 @@
 // `x.db.workspaces/<id>.db` (WAL, like the root's), and the list of workspaces (id, createdAt,
 // whether it had a port) is kept in the root store's meta under `workspaces`, read again at start.
 // A workspace created from a fixture or a copy keeps that fixture in its own meta, for its reset.
+// The workspaces' SQLite stores share one connection budget: at most a few dozen keep their
+// connection open, and an idle one's opens again on its next use (store/connection-budget.ts).
 
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
@@ -23,6 +25,7 @@ import { ManagementError } from '../management/errors.ts';
 import { managementSurface } from '../management/routes.ts';
 import { createHttpServer } from '../http/server.ts';
 import type { HttpServer, HttpTimeouts, Routed } from '../http/server.ts';
+import { ConnectionBudget } from '../store/connection-budget.ts';
 import { MEMORY_DB, openStore } from '../store/open.ts';
 import { buildWorkspace } from './workspace.ts';
 import type { FixtureSource, Workspace, WorkspaceSettings } from './workspace.ts';
@@ -63,6 +66,8 @@ export class Workspaces {
   readonly root: Workspace;
   readonly #settings: HostSettings;
   readonly #entries = new Map<string, Entry>();
+  /** The workspaces' open SQLite connections (the root's is not counted: it stays open). */
+  readonly connections = new ConnectionBudget();
   /** Ids being created (their store opens asynchronously): taken, though not yet listed. */
   readonly #creating = new Set<string>();
   /** The root's base URL, once the root listens. */
@@ -86,7 +91,7 @@ export class Workspaces {
   /** The workspaces a database file listed when the service stopped, opened again (their ports anew). */
   async reopen(): Promise<void> {
     for (const registered of this.#registered()) {
-      const store = await openStore(this.#fileOf(registered.id));
+      const store = await openStore(this.#fileOf(registered.id), this.connections);
       const own = store.getMeta(OWN_FIXTURE);
       const workspace = buildWorkspace(store, own === undefined ? this.#settings.fixture : { text: own, name: 'the fixture' }, this.#settings);
       await store.durable();
@@ -132,7 +137,7 @@ export class Workspaces {
       const file = this.#fileOf(id);
       // A file left by a workspace of this id that crashed before it was registered holds nothing of ours.
       if (file !== MEMORY_DB) removeDatabase(file);
-      const store = await openStore(file);
+      const store = await openStore(file, this.connections);
       let workspace: Workspace;
       try {
         if (fixture !== this.#settings.fixture) store.setMeta(OWN_FIXTURE, fixture.text);

@@ -39,8 +39,8 @@ const CLOSE_WAIT_MS = 10_000;
 
 export class Checkpointer {
   readonly #path: string;
-  readonly #state = new Int32Array(new SharedArrayBuffer(4));
-  #worker: Worker | undefined;
+  /** The thread, with the word it shares; a new pair after close(), when the store opens again (connection-budget.ts). */
+  #worker: { thread: Worker; state: Int32Array } | undefined;
   #writes = 0;
 
   constructor(path: string) {
@@ -53,7 +53,7 @@ export class Checkpointer {
     if (this.#writes < WRITES_PER_CHECKPOINT) return;
     this.#writes = 0;
     this.#worker ??= this.#start();
-    this.#worker.postMessage('checkpoint');
+    this.#worker.thread.postMessage('checkpoint');
   }
 
   /**
@@ -64,24 +64,27 @@ export class Checkpointer {
     const worker = this.#worker;
     if (worker === undefined) return;
     this.#worker = undefined;
+    const { thread, state } = worker;
     const began = performance.now();
-    while (Atomics.compareExchange(this.#state, 0, IDLE, CLOSED) === BUSY && performance.now() - began < CLOSE_WAIT_MS) {
-      Atomics.wait(this.#state, 0, BUSY, CLOSE_WAIT_MS);
+    while (Atomics.compareExchange(state, 0, IDLE, CLOSED) === BUSY && performance.now() - began < CLOSE_WAIT_MS) {
+      Atomics.wait(state, 0, BUSY, CLOSE_WAIT_MS);
     }
-    void worker.terminate();
+    void thread.terminate();
   }
 
-  #start(): Worker {
+  #start(): { thread: Worker; state: Int32Array } {
+    const state = new Int32Array(new SharedArrayBuffer(4));
     // The worker is a sibling in this module's own form: .ts in a checkout, .js in the package.
     // node:worker_threads loads with the first checkpoint, not with every start.
     const { Worker } = process.getBuiltinModule('node:worker_threads');
-    const worker = new Worker(new URL(`./checkpoint-worker${extname(import.meta.url)}`, import.meta.url), { workerData: { path: this.#path, state: this.#state } });
+    const thread = new Worker(new URL(`./checkpoint-worker${extname(import.meta.url)}`, import.meta.url), { workerData: { path: this.#path, state } });
+    const worker = { thread, state };
     // A checkpoint that fails is retried by the next request or at close; the thread must
     // never keep the process alive or bring it down.
-    worker.on('error', () => {
+    thread.on('error', () => {
       if (this.#worker === worker) this.#worker = undefined;
     });
-    worker.unref();
+    thread.unref();
     return worker;
   }
 }

@@ -4,6 +4,7 @@
 // ERR_UNKNOWN_BUILTIN_MODULE). A file database is then refused with StoreUnavailableError rather
 // than silently replaced by memory: a user who asked for a file expects their data to persist.
 
+import type { ConnectionBudget } from './connection-budget.ts';
 import type { Store } from './store.ts';
 import { MemoryStore } from './memory.ts';
 
@@ -37,7 +38,8 @@ export async function sqliteAvailable(): Promise<boolean> {
   }
 }
 
-export async function openStore(db: string): Promise<Store> {
+/** The store for `db`; a SQLite one under `budget` closes its connection while idle (connection-budget.ts). */
+export async function openStore(db: string, budget?: ConnectionBudget): Promise<Store> {
   if (db === MEMORY_DB) return new MemoryStore();
   let sqlite: typeof import('node:sqlite');
   try {
@@ -47,5 +49,5 @@ export async function openStore(db: string): Promise<Store> {
   }
   // The SQLite store's modules load only when a file is asked for, as node:sqlite does.
   const { openSqliteStore } = await import('./sqlite-open.ts');
-  return openSqliteStore(db, sqlite);
+  return openSqliteStore(db, sqlite, budget);
 }

@@ -9,7 +9,7 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 
 export class OtherConnections {
-  readonly #dataVersion: StatementSync;
+  #dataVersion: StatementSync;
   readonly #changed: () => void;
   #seen = 0;
   /** How many times another connection's commit has been noticed. */
@@ -21,6 +21,18 @@ export class OtherConnections {
   constructor(db: DatabaseSync, changed: () => void) {
     this.#dataVersion = db.prepare('PRAGMA data_version');
     this.#changed = changed;
+  }
+
+  /**
+   * Asks `db` from now on: the store's connection opened again after the connection budget closed
+   * it (connection-budget.ts). What others committed while none was open cannot be told apart
+   * from what was seen before, so it counts as a commit by others: whatever was kept in memory is
+   * read anew, and the caches above the store start over.
+   */
+  reconnected(db: DatabaseSync): void {
+    this.#dataVersion = db.prepare('PRAGMA data_version');
+    this.#count++;
+    this.#changed();
   }
 
   #current(): unknown {

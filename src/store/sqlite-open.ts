@@ -1,15 +1,35 @@
-// Opening a SQLite database file for the store (sqlite.ts): the connection's pragmas, the
-// schema's migration, and the image of an empty new file that later new files are copied from.
+// Opening a SQLite database file for the store (sqlite.ts): the connection's pragmas (again
+// whenever the store reopens a connection it closed while idle), the schema's migration, and the
+// image of an empty new file that later new files are copied from.
 
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
 import type { DatabaseSync } from 'node:sqlite';
 import { Checkpointer, FALLBACK_AUTOCHECKPOINT_PAGES } from './checkpointer.ts';
+import type { ConnectionBudget } from './connection-budget.ts';
 import { migrate } from './sqlite-schema.ts';
 import { SqliteStore } from './sqlite.ts';
 
-export function openSqliteStore(path: string, sqlite: typeof import('node:sqlite')): SqliteStore {
+/**
+ * The store on the database file `path`. With a `budget`, the store closes its connection when the
+ * budget asks (connection-budget.ts) and opens it again on its next use.
+ */
+export function openSqliteStore(path: string, sqlite: typeof import('node:sqlite'), budget?: ConnectionBudget): SqliteStore {
   const isNew = path !== ':memory:' && !existsSync(path);
   if (isNew && emptyImage !== undefined) writeImage(path, emptyImage);
+  const db = connect(path, sqlite);
+  try {
+    migrate(db, path);
+    if (isNew && emptyImage === undefined) emptyImage = imageOfNew(db, path);
+    const reopen = budget && { budget, path, connect: () => connect(path, sqlite) };
+    return new SqliteStore(db, new Checkpointer(path), reopen);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
+/** A connection to `path` with the store's pragmas, at open and whenever the store opens again. */
+function connect(path: string, sqlite: typeof import('node:sqlite')): DatabaseSync {
   const db = new sqlite.DatabaseSync(path);
   try {
     // busy_timeout first: another process may hold the file while we switch to WAL.
@@ -22,9 +42,7 @@ export function openSqliteStore(path: string, sqlite: typeof import('node:sqlite
     db.exec('PRAGMA temp_store = MEMORY');
     // Checkpoints run on a worker thread (checkpointer.ts); this connection's own is a safety net.
     db.exec(`PRAGMA wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
-    migrate(db, path);
-    if (isNew && emptyImage === undefined) emptyImage = imageOfNew(db, path);
-    return new SqliteStore(db, new Checkpointer(path));
+    return db;
   } catch (err) {
     db.close();
     throw err;

@@ -22,6 +22,8 @@
 import type { DatabaseSync, StatementSync, SQLInputValue } from 'node:sqlite';
 import { CHANNEL_IDS_KEPT, mergeChanges, SHORT_EVENT_MAX_MS } from './backend-rules.ts';
 import type { Checkpointer } from './checkpointer.ts';
+import type { BudgetedConnection, ConnectionBudget } from './connection-budget.ts';
+import { HandOff } from './connection-handoff.ts';
 import { GroupCommit } from './group-commit.ts';
 import { OtherConnections } from './other-connections.ts';
 import { formatCounters, OUTBOX_META, OUTBOX_PAGE_BYTES, parseCounters, planOutboxWrite } from './outbox-bounds.ts';
@@ -56,12 +58,30 @@ const snapshotTable = (id: number, table: string): string => `temp.snapshot_${id
 
 const byId = (x: { id: string }, y: { id: string }): number => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0);
 
-export class SqliteStore implements Store {
+/** What lives only as long as one connection: the connection, its statements and its group commit. */
+interface Connection {
+  readonly db: DatabaseSync;
+  sql: Statements;
+  readonly group: GroupCommit;
+}
+
+/** How a store under a connection budget (connection-budget.ts) opens its connection again. */
+export interface Reopening {
+  readonly budget: ConnectionBudget;
+  /** The database file, for the thread that takes over closing (connection-handoff.ts). */
+  readonly path: string;
+  connect(): DatabaseSync;
+}
+
+export class SqliteStore implements Store, BudgetedConnection {
   readonly backend = 'sqlite' as const;
-  readonly #db: DatabaseSync;
+  /** The open connection; undefined while the budget has it closed, and once the store is closed. */
+  #connection: Connection | undefined;
+  readonly #reopening: Reopening | undefined;
+  #lastUse = 0;
+  /** The handoff closing the idle connection (connection-handoff.ts), until it has. */
+  #handOff: HandOff | undefined;
   readonly #checkpointer: Checkpointer;
-  #sql: Statements;
-  readonly #group: GroupCommit;
   readonly #seq: SequenceReservation;
   readonly #others: OtherConnections;
   /** Point lookups (read-cache.ts); emptied by cascades, rollbacks and other connections' commits. */
@@ -72,17 +92,26 @@ export class SqliteStore implements Store {
   readonly #snapshots = new Set<number>();
   #nextSnapshot = 1;
 
-  /** Use openSqliteStore (sqlite-open.ts), which configures and migrates the database first. */
-  constructor(db: DatabaseSync, checkpointer: Checkpointer) {
-    this.#db = db;
+  /**
+   * Use openSqliteStore (sqlite-open.ts), which configures and migrates the database first. With
+   * `reopening`, the budget may close the connection while the store is idle (closeIfIdle), and
+   * the next use opens it again.
+   */
+  constructor(db: DatabaseSync, checkpointer: Checkpointer, reopening?: Reopening) {
     this.#checkpointer = checkpointer;
-    this.#sql = prepareStatements(db);
+    this.#reopening = reopening;
+    this.#connection = this.#attach(db);
     this.#seq = new SequenceReservation(
       () => Number(this.#sql.getMeta.get('seq')?.['value']),
       (reservation) => this.setMeta('seq', String(reservation)),
     );
     this.#others = new OtherConnections(db, () => this.#reload());
-    this.#group = new GroupCommit(db, {
+    this.#reload();
+    this.#reopening?.budget.opened(this);
+  }
+
+  #attach(db: DatabaseSync): Connection {
+    const group = new GroupCommit(db, {
       // Anything others committed before our lock is seen now.
       opened: () => this.#others.catchUp(),
       rolledBack: () => {
@@ -95,7 +124,71 @@ export class SqliteStore implements Store {
         this.#writes = 0;
       },
     });
-    this.#reload();
+    return { db, sql: prepareStatements(db), group };
+  }
+
+  /** The connection, opened again if the budget closed it; each use counts for the budget. */
+  get #open(): Connection {
+    if (this.#reopening !== undefined) {
+      this.#lastUse = this.#reopening.budget.tick();
+      // Used while its closing was under way: the connection stays.
+      if (this.#handOff !== undefined) this.#keepOpen(this.#reopening.budget);
+    }
+    return this.#connection ?? this.#reopen();
+  }
+
+  #keepOpen(budget: ConnectionBudget): void {
+    this.#handOff?.release();
+    this.#handOff = undefined;
+    budget.opened(this);
+  }
+
+  #reopen(): Connection {
+    if (this.#closed || this.#reopening === undefined) throw new Error('the store is closed');
+    const db = this.#reopening.connect();
+    const connection = this.#attach(db);
+    this.#connection = connection;
+    this.#others.reconnected(db);
+    this.#reopening.budget.opened(this);
+    return connection;
+  }
+
+  get #db(): DatabaseSync {
+    return this.#open.db;
+  }
+  get #sql(): Statements {
+    return this.#open.sql;
+  }
+  get #group(): GroupCommit {
+    return this.#open.group;
+  }
+
+  get lastUse(): number {
+    return this.#lastUse;
+  }
+
+  /**
+   * Closes the connection for the budget (connection-budget.ts), unless something lives only in
+   * it: a transaction or writes not yet committed, or a snapshot (its temporary tables). Nothing
+   * else does: the sequence, the used channel ids, the outbox and every record are in the file,
+   * and what the store keeps in memory is read anew when the connection opens again.
+   */
+  closeIfIdle(): boolean {
+    const connection = this.#connection;
+    const reopening = this.#reopening;
+    if (connection === undefined || reopening === undefined || this.#handOff !== undefined) return true;
+    if (connection.group.open || this.#snapshots.size > 0) return false;
+    const handOff: HandOff = new HandOff(reopening.path, (held) => {
+      if (this.#handOff !== handOff) return;
+      if (held) {
+        this.#handOff = undefined;
+        this.#disconnect(connection, false);
+      } else {
+        this.#keepOpen(reopening.budget);
+      }
+    });
+    this.#handOff = handOff;
+    return true;
   }
 
   /** Reads anew what this store keeps in memory: at open, and after another connection's commit. */
@@ -151,7 +244,7 @@ export class SqliteStore implements Store {
   }
 
   durable(): Promise<void> | undefined {
-    return this.#group.durable();
+    return this.#connection?.group.durable();
   }
 
   othersCommitted(): number {
@@ -164,28 +257,41 @@ export class SqliteStore implements Store {
   }
 
   releaseMemory(): void {
+    const connection = this.#connection;
+    if (connection === undefined) return;
     this.#cache.clear();
     // The statements seeding prepared (their compiled programs go when collected) and the pages
     // it read and wrote: a few hundred kilobytes that an idle workspace would keep for nothing.
-    this.#sql = prepareStatements(this.#db);
-    this.#db.exec('PRAGMA shrink_memory');
+    connection.sql = prepareStatements(connection.db);
+    connection.db.exec('PRAGMA shrink_memory');
   }
 
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    // The file may be deleted next: the handoff's thread must be done with it.
+    this.#handOff?.settle();
+    this.#handOff = undefined;
+    this.#reopening?.budget.closed(this);
+    if (this.#connection !== undefined) this.#disconnect(this.#connection, true);
+  }
+
+  /** Commits what is waiting and closes the connection; `last`: the store closes for good. */
+  #disconnect(connection: Connection, last: boolean): void {
     // The worker's checkpoint, if one runs, first: the one below needs the checkpoint lock.
     this.#checkpointer.close();
     try {
-      this.#group.commit();
-      // Give back the unused reservation, so a clean restart numbers on without a gap (unless
-      // another connection has moved it meanwhile).
-      const unused = this.#group.inTransaction ? undefined : this.#seq.unused();
-      if (unused !== undefined) this.#sql.giveBackSeq.run(String(unused[0]), String(unused[1]));
-      // Fold the WAL back into the main file so the database is a single file at rest.
-      this.#db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+      connection.group.commit();
+      // Give back the unused reservation, so a clean restart (or the reopened connection)
+      // numbers on without a gap (unless another connection has moved it meanwhile).
+      const unused = connection.group.inTransaction ? undefined : this.#seq.unused();
+      if (unused !== undefined) connection.sql.giveBackSeq.run(String(unused[0]), String(unused[1]));
+      // Fold the WAL back into the main file so the database is a single file at rest. (Closing
+      // the last connection to the file does that too, and another process's is left to it.)
+      if (last) connection.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
     } finally {
-      this.#db.close();
+      this.#connection = undefined;
+      connection.db.close();
     }
   }
 

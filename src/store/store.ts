@@ -192,7 +192,9 @@ export interface Store {
    * with this store's own writes. Caches kept above the store (oauth/bearer.ts) compare it to
    * learn that something they hold may have changed underneath. The SQLite store asks
    * `PRAGMA data_version` at most once per turn of the event loop, so a commit by another process
-   * is noticed from the next turn on; the memory store has no other writers and answers 0.
+   * is noticed from the next turn on; the memory store has no other writers and answers 0. A
+   * SQLite store whose idle connection was closed (connection-budget.ts) counts its reopening too:
+   * what others committed meanwhile cannot be told apart.
    */
   othersCommitted(): number;
   /**

@@ -124,7 +124,7 @@ describe('the installed package', () => {
     // The service's modules come in one file (.ci/bundle-package.ts): beside it only the entries
     // Node loads by path and what main.js needs before it, not a file per module.
     const scripts = readdirSync(join(installed, 'dist'), { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.js') && !file.startsWith('inspector'));
-    assert.deepEqual(scripts.map((file) => file.split('\\').join('/')).sort(), ['cli/compile-cache.js', 'cli/node-floor.js', 'cli/process.js', 'cli/source-imports.js', 'index.js', 'main.js', 'modules.js', 'store/checkpoint-worker.js']);
+    assert.deepEqual(scripts.map((file) => file.split('\\').join('/')).sort(), ['cli/compile-cache.js', 'cli/node-floor.js', 'cli/process.js', 'cli/source-imports.js', 'index.js', 'main.js', 'modules.js', 'store/checkpoint-worker.js', 'store/connection-handoff-worker.js']);
     const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { dependencies?: object };
     assert.deepEqual(manifest.dependencies ?? {}, {});
   });
