@@ -89,6 +89,13 @@ export async function bundleDist(dist: string): Promise<void> {
   for (const entry of ENTRIES) if (!ids.includes(entry)) throw new Error(`bundle-package: entry ${entry} is not in dist/`);
   // The package's import keeps its names: read from the module tsc wrote, before it is replaced.
   const indexNames = Object.keys(await import(pathToFileURL(join(dist, 'index.js')).href)).filter((name) => name !== 'default');
+  // A thread started from a module's URL needs its file: every one must be an entry.
+  for (const id of ids) {
+    for (const [, name] of readFileSync(join(dist, id), 'utf8').matchAll(/new Worker\(new URL\(`\.\/([\w-]+)\$\{/g)) {
+      const worker = posix.join(posix.dirname(id), `${name as string}.js`);
+      if (!ENTRIES.includes(worker)) throw new Error(`bundle-package: ${id} starts a thread from ${worker}, which is not in ENTRIES`);
+    }
+  }
   const keep = mainClosure(dist);
   const bundled = ids.filter((id) => id !== MAIN);
   const definitions = bundled.map((id) => asFunction(id, readFileSync(join(dist, id), 'utf8'), new Set(ids)));
