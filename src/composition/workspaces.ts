@@ -273,12 +273,10 @@ function created(entry: Entry): object {
 
 /** A workspace as GET /__svc/workspaces lists it: the create answer, with its counts and last use. */
 function describe(entry: Entry): object {
-  const { store } = entry.workspace.app;
   const lastRequestAt = entry.workspace.lastRequestAt;
   return {
     ...created(entry),
-    users: store.listUsers().length,
-    events: store.countEvents(),
+    ...entry.workspace.app.store.sizes(),
     lastRequestAt: lastRequestAt === undefined ? null : new Date(lastRequestAt).toISOString(),
   };
 }

@@ -20,7 +20,7 @@ import { MemoryOutbox } from './memory-outbox.ts';
 import { Workspace } from './memory-workspace.ts';
 import { formatCounters, OUTBOX_META, parseCounters, planOutboxWrite } from './outbox-bounds.ts';
 import type { AccessTokenRecord, CalendarListEntryRecord, CalendarRecord, ChannelRecord, ChannelResource,
-  ClientRecord, ConnectionRecord, EventRecord, NewOutboxMessage, OutboxPage, RefreshTokenRecord, SharedCopyRecord, Store, UserRecord } from './store.ts';
+  ClientRecord, ConnectionRecord, EventRecord, NewOutboxMessage, OutboxPage, RefreshTokenRecord, SharedCopyRecord, Store, UserRecord, WorkspaceSizes } from './store.ts';
 
 export class MemoryStore implements Store {
   readonly backend = 'memory' as const;
@@ -128,6 +128,9 @@ export class MemoryStore implements Store {
   }
   countEvents(): number {
     return this.#ws.countEvents();
+  }
+  sizes(): WorkspaceSizes {
+    return { users: this.#ws.users.size, events: this.#ws.countEvents() };
   }
 
   putClient(client: ClientRecord): void {

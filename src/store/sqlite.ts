@@ -38,7 +38,7 @@ import type { AccessTokenRow, ChannelRow, EventRow, OutboxRow } from './sqlite-r
 import { prepareStatements, WORKSPACE_TABLES } from './sqlite-statements.ts';
 import type { Statements } from './sqlite-statements.ts';
 import type { AccessTokenRecord, CalendarListEntryRecord, CalendarRecord, ChannelRecord, ChannelResource,
-  ClientRecord, ConnectionRecord, EventRecord, NewOutboxMessage, OutboxMessageRecord, OutboxPage, RefreshTokenRecord, SharedCopyRecord, Store, UserRecord } from './store.ts';
+  ClientRecord, ConnectionRecord, EventRecord, NewOutboxMessage, OutboxMessageRecord, OutboxPage, RefreshTokenRecord, SharedCopyRecord, Store, UserRecord, WorkspaceSizes } from './store.ts';
 
 /**
  * The read cache's group for the list of users (read by every write that invites, and by every
@@ -81,6 +81,8 @@ export class SqliteStore implements Store, BudgetedConnection {
   #lastUse = 0;
   /** The handoff closing the idle connection (connection-handoff.ts), until it has. */
   #handOff: HandOff | undefined;
+  /** What sizes() answers while the budget has the connection closed. */
+  #sizesAtClose: WorkspaceSizes | undefined;
   readonly #checkpointer: Checkpointer;
   readonly #seq: SequenceReservation;
   readonly #others: OtherConnections;
@@ -182,6 +184,7 @@ export class SqliteStore implements Store, BudgetedConnection {
       if (this.#handOff !== handOff) return;
       if (held) {
         this.#handOff = undefined;
+        this.#sizesAtClose = this.sizes();
         this.#disconnect(connection, false);
       } else {
         this.#keepOpen(reopening.budget);
@@ -332,6 +335,10 @@ export class SqliteStore implements Store, BudgetedConnection {
   countEvents(): number {
     this.#noticeOthers();
     return Number(this.#sql.countEvents.get()?.['n']);
+  }
+  sizes(): WorkspaceSizes {
+    if (this.#connection === undefined && this.#sizesAtClose !== undefined) return this.#sizesAtClose;
+    return { users: this.listUsers().length, events: this.countEvents() };
   }
 
   putClient(c: ClientRecord): void {

@@ -227,6 +227,12 @@ export interface Store {
   dropSnapshot(id: number): void;
   /** How many events are stored: every calendar's own, and each shared copy once. */
   countEvents(): number;
+  /**
+   * How many users and events the workspace holds, for GET /__svc/workspaces. A store whose
+   * connection is closed while idle (connection-budget.ts) answers as of its closing, without
+   * opening it again: a listing of a thousand workspaces must not open a thousand files.
+   */
+  sizes(): WorkspaceSizes;
 
   putClient(client: ClientRecord): void;
   getClient(id: string): ClientRecord | undefined;
@@ -324,4 +330,9 @@ export interface Store {
   readOutbox(afterId: number, limit: number): OutboxPage;
   /** Deletes every message; numbering goes on. */
   clearOutbox(): void;
+}
+
+export interface WorkspaceSizes {
+  readonly users: number;
+  readonly events: number;
 }

@@ -17,7 +17,7 @@ import type { Store } from '../../src/store/store.ts';
 import { SQLITE_SKIP } from '../_helpers/node.ts';
 import { OPEN_FILES_SKIP, openFiles } from '../_helpers/open-files.ts';
 import { eventually } from '../_helpers/page.ts';
-import { event, outboxMessage } from './store.contract.ts';
+import { event, outboxMessage, user } from './store.contract.ts';
 
 const sqlite = SQLITE_SKIP ? undefined : await import('node:sqlite');
 const dir = mkdtempSync(join(tmpdir(), 'budget-test-'));
@@ -85,6 +85,27 @@ describe('SQLite stores under a connection budget', { skip: SQLITE_SKIP }, () =>
     await a.store.durable();
     assert.deepEqual(a.store.listEventsChangedSince('cal', seq, 10).map((e) => e.id), ['e2']);
     assert.deepEqual(a.store.readOutbox(0, 10).messages.map((m) => m.id), [1, 2]);
+    for (const s of [a, ...others]) s.store.close();
+  });
+
+  it('a closed store tells its sizes as of its closing without opening again (a listing of every workspace)', async () => {
+    const budget = new ConnectionBudget(1);
+    const a = open(budget);
+    a.store.putUser(user('u1'));
+    a.store.putEvent(event('cal', 'e1', { seq: a.store.nextSeq() }));
+    a.store.putEvent(event('cal', 'e2', { seq: a.store.nextSeq() }));
+    await a.store.durable();
+    assert.deepEqual(a.store.sizes(), { users: 1, events: 2 });
+    const others: Opened[] = [];
+    await closeByOpeningOthers(budget, a, others);
+
+    assert.deepEqual(a.store.sizes(), { users: 1, events: 2 });
+    assert.ok(!isOpen(a), 'still closed');
+    assert.equal(budget.open, 1);
+    // Opened again by a use, it counts afresh.
+    a.store.putEvent(event('cal', 'e3', { seq: a.store.nextSeq() }));
+    await a.store.durable();
+    assert.deepEqual(a.store.sizes(), { users: 1, events: 3 });
     for (const s of [a, ...others]) s.store.close();
   });
 

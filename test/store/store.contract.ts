@@ -1056,6 +1056,7 @@ export function storeContract(name: string, open: () => Promise<Store> | Store, 
           assert.equal(s.countEvents(), 6);
           s.putSharedCopy({ event: event('alice@example.test', 'shared'), holders: ['bob@example.test', 'alice-team'] });
           assert.equal(s.countEvents(), 7);
+          assert.deepEqual(s.sizes(), { users: s.listUsers().length, events: 7 });
         }));
 
       it('transaction commits every write and returns the value of fn', () =>
