@@ -36,4 +36,4 @@ for (const name of readdirSync(INSPECTOR)) {
   if (STATIC.has(extname(name))) copyFileSync(join(INSPECTOR, name), join(DIST, 'inspector', name));
 }
 
-await bundleDist(DIST);
+bundleDist(DIST);

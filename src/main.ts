@@ -3,7 +3,8 @@
 // syntax every Node with ES modules parses (no `?.`, `??` or top-level await): an older Node must
 // reach the one-line floor message, not a SyntaxError in a module it has not even run yet. Node's
 // compile cache goes on before the rest of the service is imported, so that the rest is cached;
-// from a source checkout, so does the direct resolution of the service's own imports.
+// from a source checkout, so does the direct resolution of the service's own imports; from the
+// package, the service starts from its modules in one file (docs/performance.md "Start-up").
 
 import { enableCompileCache } from './cli/compile-cache.ts';
 import { nodeFloor } from './cli/node-floor.ts';
@@ -15,6 +16,14 @@ if (floor !== undefined) {
   process.exitCode = 2;
 } else {
   enableCompileCache();
-  if (import.meta.url.endsWith('.ts')) resolveSourceImportsDirectly();
-  void import('./cli/process.ts');
+  if (import.meta.url.endsWith('.ts')) {
+    resolveSourceImportsDirectly();
+    void import('./cli/process.ts');
+  } else {
+    // The package: its modules from one file, which its build writes beside main.js.
+    // @ts-expect-error -- src/ has no modules.js (.ci/bundle-package.ts makes it).
+    void import('./modules.js').then(function (modules: { load(id: string): unknown }) {
+      modules.load('cli/process.js');
+    });
+  }
 }
