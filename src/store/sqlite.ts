@@ -9,7 +9,9 @@
 // - group-commit.ts: durability (WAL, synchronous=NORMAL, group commit) and transaction();
 // - sequence-reservation.ts: nextSeq, handed out from a reservation in meta `seq`;
 // - other-connections.ts: noticing commits by other processes on the same file;
-// - read-cache.ts: point lookups and pages of events kept in memory.
+// - read-cache.ts: point lookups and pages of events kept in memory;
+// - connection-budget.ts and connection-handoff.ts: closing an idle workspace's connection and
+//   the thread that takes over the costly last close (the store opens it again on its next use).
 //
 // Every write is atomic: a single statement is (SQLite rolls back a failed statement alone), and
 // multi-statement writes (cascades, clearWorkspace) run inside transaction().
