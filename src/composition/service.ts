@@ -88,7 +88,7 @@ export async function launch(startOptions: StartOptions = {}): Promise<LaunchedS
     allowedHosts: options.allowedHosts,
     journalSize: options.journalSize,
     logRequests: options.logRequests,
-    mcp: options.mcp,
+    mcp: options.mcp ? (await import('../mcp/routes.ts')).createMcpSurface : undefined,
     quotas: options.quotas ? { userPerMinute: options.quotaUserPerMinute, projectPerMinute: options.quotaProjectPerMinute } : undefined,
     log,
     // Asked for in-process without a logger of its own, the request lines still reach stderr.

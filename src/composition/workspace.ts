@@ -18,7 +18,7 @@ import type { Logger } from '../http/log.ts';
 import { Journal } from '../journal/journal.ts';
 import { Checkpoints } from '../management/checkpoints.ts';
 import { createManagementSurface } from '../management/routes.ts';
-import { createMcpSurface } from '../mcp/routes.ts';
+import type { createMcpSurface } from '../mcp/routes.ts';
 import { MCP_OPERATIONS } from '../mcp/tools.ts';
 import { createBearerCache } from '../oauth/bearer.ts';
 import { createOAuthSurface } from '../oauth/routes.ts';
@@ -44,8 +44,11 @@ export interface WorkspaceSettings {
   journalSize: number;
   /** A stderr line per answered request, to `requestLog`. */
   logRequests: boolean;
-  /** Serve Google's Calendar MCP server at /mcp/v1 (docs/mcp.md). */
-  mcp: boolean;
+  /**
+   * With --mcp, what serves Google's Calendar MCP server at /mcp/v1 (docs/mcp.md); loaded by
+   * the host only then, so a service without it loads none of its modules.
+   */
+  mcp: typeof createMcpSurface | undefined;
   /** Google's per-minute usage limits to enforce (docs/usage-limits.md), or undefined: counted, not enforced. */
   quotas: UsageLimits | undefined;
   log: Logger;
@@ -104,7 +107,7 @@ export function buildWorkspace(store: Store, fixture: FixtureSource, settings: W
     createOAuthSurface(app, bearers, faults),
     createCalendarSurface(app, bearers, caches, notifier, faults, usage),
   ];
-  if (settings.mcp) surfaces.push(createMcpSurface(app, bearers, caches, notifier, faults, usage));
+  if (settings.mcp) surfaces.push(settings.mcp(app, bearers, caches, notifier, faults, usage));
   let lastRequestAt: number | undefined;
   return {
     app,
