@@ -1,7 +1,6 @@
 // The inspector page (docs/inspector.md): GET /__svc/ui answers its HTML document, GET /__svc/ui/<file>
 // its scripts, stylesheet and icon. They are the static files of src/inspector/, read once per
-// process, when the first management surface is made (a test file that starts a service per test
-// reads them once); the page is a client of the JSON API of docs/management-api.md, docs/faults.md and docs/journal.md and
+// process, by the first request for one of them; the page is a client of the JSON API of docs/management-api.md, docs/faults.md and docs/journal.md and
 // serves nothing else. Who may fetch them is guard.ts's business (the document alone may be opened
 // from another site).
 
@@ -39,22 +38,29 @@ const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 
 /** Adds GET /__svc/ui and GET /__svc/ui/:file to the management routes. */
 export function addInspectorRoutes(routes: Router<Handler>): void {
-  // Read once per process: every workspace (docs/workspaces.md) serves the same files.
-  inspectorFiles ??= readInspectorFiles();
-  const files = inspectorFiles;
-  const document = files.get(DOCUMENT);
-  if (document === undefined) throw new Error(`src/inspector/${DOCUMENT} is missing`);
   routes
-    .add('GET', '/__svc/ui', (req) => (req.prefix ? underPrefix(document, req.prefix) : document))
+    .add('GET', '/__svc/ui', (req) => {
+      const document = pageDocument();
+      return req.prefix ? underPrefix(document, req.prefix) : document;
+    })
     .add('GET', '/__svc/ui/:file', (_req, params) => {
       const file = params.file as string;
-      const result = file === DOCUMENT ? undefined : files.get(file);
+      const result = file === DOCUMENT ? undefined : pageFiles().get(file);
       if (result === undefined) throw new ManagementError(404, 'not_found', `The inspector has no file ${JSON.stringify(file)}.`);
       return result;
     });
 }
 
+// Read once per process, by the first request for the page rather than at start-up: every
+// workspace (docs/workspaces.md) serves the same files.
 let inspectorFiles: Map<string, Result> | undefined;
+const pageFiles = (): Map<string, Result> => (inspectorFiles ??= readInspectorFiles());
+
+function pageDocument(): Result {
+  const document = pageFiles().get(DOCUMENT);
+  if (document === undefined) throw new Error(`src/inspector/${DOCUMENT} is missing`);
+  return document;
+}
 
 // A workspace's inspector (docs/workspaces.md): the document's links to its files and to the export
 // carry the workspace's prefix (the scripts find it in their own location, api.js).
