@@ -1,9 +1,11 @@
-// The package's modules once more, in one file, for the bin to start from (docs/performance.md
+// The package's modules once more, in one script, for the bin to start from (docs/performance.md
 // "Start-up"). dist/ keeps src/'s module layout, a JavaScript file per module, which is what
 // `import` from the package and the SQLite store's threads load. But Node's ES module loader
 // pays for every file it loads (it resolves the specifier, looks for the package scope, stats,
-// reads and links the file), and the service starts with some 170 of them: a third of a start.
-// So the bin (main.js) starts from dist/modules.js, the same modules in one file.
+// reads and links the file), the service starts with some 160 of them, and Node's compile cache
+// of a module holds only the code V8 compiles before the module runs. So the bin (main.js)
+// starts from dist/modules.js, the same modules in one classic script, which
+// src/cli/package-modules.ts compiles with a V8 code cache made after the start.
 //
 // Each module keeps its own scope and its own evaluation order: TypeScript turns it into a
 // CommonJS-shaped function (its `exports.name` reads stay live, as ES module bindings are),
@@ -42,20 +44,17 @@ function asFunction(id: string, code: string, ids: ReadonlySet<string>): string 
     if (!ids.has(target)) throw new Error(`bundle-package: ${id} imports ${specifier}, which is not in dist/`);
     return `require(${JSON.stringify(target)})`;
   });
-  // In parentheses: V8 compiles such a function with the file, so the compile cache keeps it.
-  return `${JSON.stringify(id)}: (function (exports, require, __moduleUrl) {\n${withIds}\n}),`;
+  return `${JSON.stringify(id)}: function (exports, require, __moduleUrl) {\n${withIds}\n},`;
 }
 
-const LOADER = `
-import { createRequire } from 'node:module';
-
-const nodeRequire = createRequire(import.meta.url);
-const BASE = new URL('./', import.meta.url).href;
+// A script, not a module: src/cli/package-modules.ts compiles it with a code cache of its own.
+// It evaluates to a function of Node's require and the URL of dist/, which returns `load`.
+const LOADER = `(function (nodeRequire, BASE) {
 const loaded = new Map();
 const requireModule = (specifier) => (Object.hasOwn(MODULES, specifier) ? load(specifier) : nodeRequire(specifier));
 
 /** The exports of the module \`id\` ("store/open.js"), evaluated on its first load. */
-export function load(id) {
+function load(id) {
   let exports = loaded.get(id);
   if (exports !== undefined) return exports;
   const define = MODULES[id];
@@ -71,5 +70,5 @@ export function bundleDist(dist: string): void {
   const ids = moduleIds(dist).filter((id) => id !== MAIN);
   const known = new Set(ids);
   const definitions = ids.map((id) => asFunction(id, readFileSync(join(dist, id), 'utf8'), known));
-  writeFileSync(join(dist, BUNDLE), `// The package's modules in one file, built by .ci/bundle-package.ts.\n${LOADER}\nconst MODULES = {\n${definitions.join('\n')}\n};\n`);
+  writeFileSync(join(dist, BUNDLE), `// The package's modules in one file, built by .ci/bundle-package.ts.\n${LOADER}\nconst MODULES = {\n${definitions.join('\n')}\n};\nreturn load;\n})\n`);
 }

@@ -8,6 +8,7 @@
 
 import { enableCompileCache } from './cli/compile-cache.ts';
 import { nodeFloor } from './cli/node-floor.ts';
+import { openPackageModules } from './cli/package-modules.ts';
 import { resolveSourceImportsDirectly } from './cli/source-imports.ts';
 
 const floor = nodeFloor(process.versions.node);
@@ -20,10 +21,10 @@ if (floor !== undefined) {
     resolveSourceImportsDirectly();
     void import('./cli/process.ts');
   } else {
-    // The package: its modules from one file, which its build writes beside main.js.
-    // @ts-expect-error -- src/ has no modules.js (.ci/bundle-package.ts makes it).
-    void import('./modules.js').then(function (modules: { load(id: string): unknown }) {
-      modules.load('cli/process.js');
-    });
+    // The package: its modules from one script, which its build writes beside main.js; the
+    // compile cache's flush after start-up writes the script's code cache too.
+    const modules = openPackageModules(new URL('./modules.js', import.meta.url));
+    (modules.load('cli/compile-cache.js') as { alsoFlush(flush: () => void): void }).alsoFlush(modules.saveCodeCache);
+    modules.load('cli/process.js');
   }
 }

@@ -41,4 +41,12 @@ export function enableCompileCache(): void {
  */
 export function flushCompileCache(): void {
   if (typeof api.flushCompileCache === 'function') api.flushCompileCache();
+  for (const flush of alsoFlushed) flush();
+}
+
+const alsoFlushed: Array<() => void> = [];
+
+/** `flush` runs with every flushCompileCache(): the package's own code cache (package-modules.ts). */
+export function alsoFlush(flush: () => void): void {
+  alsoFlushed.push(flush);
 }

@@ -3,7 +3,6 @@
 
 import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
-import { flushCompileCache } from './compile-cache.ts';
 import { runCli } from './run.ts';
 
 // Resident memory: V8 doubles its young generation while much of what it allocates
@@ -22,8 +21,6 @@ const youngSpace = new PerformanceObserver(() => {
 });
 youngSpace.observe({ entryTypes: ['gc'] });
 
-// Every module the service starts with is compiled by now; on a warm start nothing is written.
-flushCompileCache();
 // No top-level await: the package's build (.ci/bundle-package.ts) runs modules as functions.
 void runCli(process.argv.slice(2)).then((code) => {
   process.exitCode = code;

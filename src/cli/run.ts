@@ -15,6 +15,7 @@ import { launch } from '../composition/service.ts';
 import type { LaunchedService } from '../composition/service.ts';
 import { StoreUnavailableError } from '../store/open.ts';
 import { packageVersion } from '../config/version.ts';
+import { flushCompileCache } from './compile-cache.ts';
 
 export async function runCli(argv: string[]): Promise<number> {
   if (argv[0] === 'token') {
@@ -41,6 +42,9 @@ export async function runCli(argv: string[]): Promise<number> {
   } catch (error) {
     return fail(error, command.options);
   }
+  // What the start compiled is written now, before the Listening line, so that a service killed
+  // right after it keeps it; a warm start writes nothing.
+  flushCompileCache();
   if (command.kind === 'exec') return execute(service, command.cli, command.command);
   // Handlers go in before the Listening line: a supervisor may signal as soon as it reads it.
   const stopped = new Promise<void>((resolve) => {

@@ -4,15 +4,17 @@
 
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import module from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { userCacheDirectory } from '../../src/cli/compile-cache.ts';
 import { nodeFloor } from '../../src/cli/node-floor.ts';
+import { openPackageModules } from '../../src/cli/package-modules.ts';
 import { ownSourceModule } from '../../src/cli/source-imports.ts';
-import { nodeTsArgs } from '../_helpers/node.ts';
+import { nativeTypeScript, nodeTsArgs } from '../_helpers/node.ts';
 
 const MAIN = new URL('../../src/main.ts', import.meta.url).pathname;
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -103,7 +105,8 @@ describe('what a start loads', () => {
     assert.equal(ownSourceModule('./x.ts', undefined), undefined);
   });
 
-  it('leaves the builtins a default start does not use unloaded until they are needed (docs/performance.md "Start-up")', async () => {
+  // tsx's loader (Node 20) runs on a worker thread of its own.
+  it('leaves the builtins a default start does not use unloaded until they are needed (docs/performance.md "Start-up")', { skip: nativeTypeScript ? false : 'tsx loads node:worker_threads itself' }, async () => {
     // Reports, at the Listening line, the builtin modules loaded so far.
     const probe = `const write = process.stdout.write.bind(process.stdout); process.stdout.write = (text, ...rest) => { if (String(text).startsWith('Listening on')) process.stderr.write('LOADED ' + JSON.stringify(process.moduleLoadList) + '\\n'); return write(text, ...rest); };`;
     const child = spawn(process.execPath, [...nodeTsArgs, '--import', `data:text/javascript,${encodeURIComponent(probe)}`, MAIN, '--port', '0', '--quiet'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -121,5 +124,73 @@ describe('what a start loads', () => {
     for (const builtin of ['https', 'tls', 'zlib', 'worker_threads']) {
       assert.ok(!loaded.includes(`NativeModule ${builtin}`), `node:${builtin} is loaded at start`);
     }
+  });
+});
+
+describe("the package's code cache (src/cli/package-modules.ts)", () => {
+  const cacheFiles = (cacheHome: string): string[] => {
+    const dir = join(cacheHome, 'local-calendar-emulator', 'code-cache');
+    return existsSync(dir) ? readdirSync(dir).map((name) => join(dir, name)) : [];
+  };
+  /** Runs `fn` with the user cache directory at `cacheHome` and `extra` in the environment. */
+  const withCacheHome = <T>(cacheHome: string, fn: () => T, extra: Record<string, string> = {}): T => {
+    const saved = { ...process.env };
+    Object.assign(process.env, { XDG_CACHE_HOME: cacheHome, ...extra });
+    delete process.env['LOCALAPPDATA'];
+    if (!('NODE_DISABLE_COMPILE_CACHE' in extra)) delete process.env['NODE_DISABLE_COMPILE_CACHE'];
+    try {
+      return fn();
+    } finally {
+      for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
+      Object.assign(process.env, saved);
+    }
+  };
+  const script = (folder: string, body: string): URL => {
+    mkdirSync(folder, { recursive: true });
+    const path = join(folder, 'modules.js');
+    writeFileSync(path, `(function (nodeRequire, BASE) { return (id) => ${body}; })\n`);
+    return pathToFileURL(path);
+  };
+
+  it('loads modules from the script, writes its code cache once, and keeps it while V8 accepts it', { skip: process.platform === 'win32' ? 'XDG_CACHE_HOME is not read on Windows' : false }, () => {
+    const cacheHome = mkdtempSync(join(scratch, 'code-'));
+    const url = script(join(scratch, 'pkg-a'), "'loaded ' + id");
+    const first = withCacheHome(cacheHome, () => openPackageModules(url));
+    assert.equal(first.load('cli/process.js'), 'loaded cli/process.js');
+    withCacheHome(cacheHome, () => first.saveCodeCache());
+    const [file] = cacheFiles(cacheHome);
+    assert.ok(file !== undefined, 'written');
+    const written = statSync(file).mtimeMs;
+    assert.match(readFileSync(file, 'latin1'), new RegExp(`^v[\\d.]+ \\S+ \\d+ [\\d.]+ ${url.pathname.replaceAll('/', '\\/')}\\n`), 'the key comes first');
+
+    const second = withCacheHome(cacheHome, () => openPackageModules(url));
+    withCacheHome(cacheHome, () => second.saveCodeCache());
+    assert.equal(statSync(file).mtimeMs, written, 'an accepted cache is not written again');
+    assert.equal(cacheFiles(cacheHome).length, 1);
+  });
+
+  it('never reads the cache of another file, and writes none with NODE_DISABLE_COMPILE_CACHE', { skip: process.platform === 'win32' ? 'XDG_CACHE_HOME is not read on Windows' : false }, () => {
+    const cacheHome = mkdtempSync(join(scratch, 'code-'));
+    const url = script(join(scratch, 'pkg-b'), "'b ' + id");
+    withCacheHome(cacheHome, () => openPackageModules(url).saveCodeCache());
+    const [file] = cacheFiles(cacheHome);
+    assert.ok(file !== undefined);
+    // Another file's cache under this one's name (a hash collision): its key does not match.
+    writeFileSync(file, Buffer.concat([Buffer.from('another key\n'), readFileSync(file).subarray(readFileSync(file).indexOf(10) + 1)]));
+    const reopened = withCacheHome(cacheHome, () => openPackageModules(url));
+    assert.equal(reopened.load('x'), 'b x');
+    withCacheHome(cacheHome, () => reopened.saveCodeCache());
+    assert.ok(readFileSync(file, 'latin1').startsWith(`v`), 'written anew under its own key');
+
+    // The file rebuilt: a cache of its own, the old one never used for it.
+    writeFileSync(fileURLToPath(url), `(function (nodeRequire, BASE) { return (id) => 'rebuilt ' + id; })\n`);
+    const rebuilt = withCacheHome(cacheHome, () => openPackageModules(url));
+    assert.equal(rebuilt.load('x'), 'rebuilt x');
+    withCacheHome(cacheHome, () => rebuilt.saveCodeCache());
+    assert.equal(cacheFiles(cacheHome).length, 2);
+
+    const off = mkdtempSync(join(scratch, 'code-'));
+    withCacheHome(off, () => openPackageModules(url).saveCodeCache(), { NODE_DISABLE_COMPILE_CACHE: '1' });
+    assert.deepEqual(cacheFiles(off), []);
   });
 });
