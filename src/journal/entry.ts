@@ -5,6 +5,7 @@
 
 import type { ApiRequest } from '../http/request.ts';
 import type { Result } from '../http/result.ts';
+import { formatIsoUtc } from '../domain/time/zones.ts';
 import { bodyText } from './body.ts';
 import { Budget, OverBudget } from './budget.ts';
 import { redactFields, scrubTokens } from './redact.ts';
@@ -22,7 +23,7 @@ export function entryText(req: ApiRequest, result: Result, recorded: Recorded): 
   const { trace } = req;
   const head = JSON.stringify({
     id: recorded.id,
-    at: new Date(recorded.at).toISOString(),
+    at: formatIsoUtc(recorded.at),
     method: req.method,
     path: scrubTokens(req.path),
     query: req.query.size === 0 ? {} : queryFields(req.query),
@@ -35,7 +36,12 @@ export function entryText(req: ApiRequest, result: Result, recorded: Recorded): 
   });
   // Only a non-2xx answer names an error.
   const error = result.status >= 200 && result.status < 300 ? null : errorReason(result);
-  return `${head.slice(0, -1)},"body":${bodyText(req.body)},"error":${JSON.stringify(error)},"fault":${JSON.stringify(trace.fault)}}`;
+  return `${head.slice(0, -1)},"body":${bodyText(req.body)},"error":${jsonOrNull(error)},"fault":${jsonOrNull(trace.fault)}}`;
+}
+
+/** Most entries name no error and no fault: `null` is written without a call to JSON.stringify. */
+function jsonOrNull(text: string | null): string {
+  return text === null ? 'null' : JSON.stringify(text);
 }
 
 /** The query's fields, redacted like a form body's; one too costly to read is kept as its size. */
