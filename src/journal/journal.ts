@@ -38,9 +38,10 @@ interface Kept {
 // Entries are written into slabs rather than a buffer each: allocating a backing store per entry
 // was a third of what recording a request cost. Entries leave the ring in the order they came,
 // so a slab is freed once its last entry goes, and what slabs hold besides the entries stays
-// bounded: the unused end of each (an entry that does not fit starts the next slab), and a slab
-// is sized to an eighth of what the journal holds, so an idle workspace's few entries keep no
-// large slab alive. An entry larger than a slab would be gets a buffer of its own.
+// bounded: the unused end of each is less than a quarter of it (an entry over a quarter of a
+// slab gets a buffer of its own; one that does not fit starts the next slab), plus the slab
+// being filled. A slab is an eighth of what the journal holds (4 to 64 KiB), so an idle
+// workspace's few entries keep no large slab alive.
 const MIN_SLAB = 4 * 1024;
 const MAX_SLAB = 64 * 1024;
 
