@@ -24,7 +24,7 @@ import { jsonBody } from '../http/request.ts';
 import { DateTimeError, parseRfc3339 } from '../domain/time/datetime.ts';
 import { expansionBudget } from '../domain/recurrence/expand.ts';
 import type { ExpansionBudget } from '../domain/recurrence/expand.ts';
-import { MS_PER_DAY, formatRfc3339InZone, isValidTimeZone } from '../domain/time/zones.ts';
+import { MS_PER_DAY, formatIsoUtc, formatRfc3339InZone, isValidTimeZone } from '../domain/time/zones.ts';
 import type { CalendarRecord, Json, JsonObject } from '../store/store.ts';
 import type { CalendarHandler } from './context.ts';
 import { PRIMARY_ALIAS, resolveOwnedCalendar } from './calendars.ts';
@@ -204,7 +204,7 @@ export const freebusyQuery: CalendarHandler = (call) => {
   }
   // The calendars' answers are JSON text already: the body is written around them, as parts, in
   // the order JSON.stringify would give the object's members.
-  let text = `{"kind":"calendar#freeBusy","timeMin":"${new Date(from).toISOString()}","timeMax":"${new Date(to).toISOString()}","calendars":{`;
+  let text = `{"kind":"calendar#freeBusy","timeMin":"${formatIsoUtc(from)}","timeMax":"${formatIsoUtc(to)}","calendars":{`;
   const parts: Buffer[] = [];
   for (const [i, id] of Object.keys(calendars).entries()) {
     const answer = calendars[id] as Buffer | JsonObject;

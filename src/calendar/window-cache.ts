@@ -74,7 +74,10 @@ function mayAffect(record: EventRecord, from: number, to: number, shown: Readonl
  */
 function stillGood(app: App, calendar: CalendarRecord, entry: Entry, from: number, to: number): boolean {
   const batch = app.store.listEventsChangedSince(calendar.id, entry.checkedTo, WALK_LIMIT + 1);
-  for (const record of batch.slice(0, WALK_LIMIT)) {
+  // By index, not over a slice: this runs for every calendar of every request the cache answers.
+  const walked = Math.min(batch.length, WALK_LIMIT);
+  for (let i = 0; i < walked; i++) {
+    const record = batch[i] as EventRecord;
     if (mayAffect(record, from, to, entry.shown)) return false;
     entry.checkedTo = record.seq;
   }

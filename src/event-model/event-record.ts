@@ -15,6 +15,7 @@
 
 import type { CalendarRecord, EventRecord, EventStatus, Json, JsonObject, Store, UserRecord } from '../store/store.ts';
 import type { JsonRecord } from '../validation/validation.ts';
+import { formatIsoUtc } from '../domain/time/zones.ts';
 import { eventSpan } from './occurrences.ts';
 import { recurrenceLines } from './event-series.ts';
 import { allowedConferenceTypes, resolveConference } from './meet-conference.ts';
@@ -39,7 +40,7 @@ export function numberOf(value: Json | undefined): number {
 
 /** `created`: RFC 3339 UTC at second precision (`.000Z`), as Google shows it (https://developers.google.com/workspace/calendar/api/v3/reference/events). */
 export function createdStamp(now: number): string {
-  return new Date(Math.floor(now / 1000) * 1000).toISOString();
+  return formatIsoUtc(Math.floor(now / 1000) * 1000);
 }
 
 export function status(fields: JsonObject): EventStatus {

@@ -6,7 +6,6 @@
 export type Params = Record<string, string>;
 
 interface Route<H> {
-  method: string;
   segments: string[];
   handler: H;
 }
@@ -16,18 +15,22 @@ export type Match<H> =
   | { kind: 'none' };
 
 export class Router<H> {
-  readonly #routes: Route<H>[] = [];
+  // By method, then by number of segments, each list in table order: a request looks only at the
+  // routes it could match (this runs on every request).
+  readonly #routes = new Map<string, Route<H>[][]>();
 
   add(method: string, pattern: string, handler: H): this {
-    this.#routes.push({ method, segments: split(pattern), handler });
+    const segments = split(pattern);
+    let byLength = this.#routes.get(method);
+    if (byLength === undefined) this.#routes.set(method, (byLength = []));
+    (byLength[segments.length] ??= []).push({ segments, handler });
     return this;
   }
 
   /** The first route whose method and path both match; a path-only match is still 'none'. */
   match(method: string, path: string): Match<H> {
     const segments = split(path);
-    for (const route of this.#routes) {
-      if (route.method !== method || route.segments.length !== segments.length) continue;
+    for (const route of this.#routes.get(method)?.[segments.length] ?? []) {
       const params = matchSegments(route.segments, segments);
       if (params) return { kind: 'found', handler: route.handler, params };
     }
@@ -41,18 +44,20 @@ function split(path: string): string[] {
 }
 
 function matchSegments(pattern: string[], actual: string[]): Params | undefined {
+  // The literal segments first: most routes tried fail on one, before any decoding.
+  for (let i = 0; i < pattern.length; i++) {
+    const expected = pattern[i] as string;
+    if (!expected.startsWith(':') && expected !== actual[i]) return undefined;
+  }
   const params: Params = {};
   for (let i = 0; i < pattern.length; i++) {
     const expected = pattern[i] as string;
+    if (!expected.startsWith(':')) continue;
     const segment = actual[i] as string;
-    if (expected.startsWith(':')) {
-      if (segment === '') return undefined;
-      const decoded = decodeSegment(segment);
-      if (decoded === undefined) return undefined;
-      params[expected.slice(1)] = decoded;
-    } else if (expected !== segment) {
-      return undefined;
-    }
+    if (segment === '') return undefined;
+    const decoded = decodeSegment(segment);
+    if (decoded === undefined) return undefined;
+    params[expected.slice(1)] = decoded;
   }
   return params;
 }

@@ -6,7 +6,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { corsOrigin, isPreflight, preflightAnswer, withCorsHeaders } from './cors.ts';
 import type { Logger } from './log.ts';
-import { emptyTrace, readBody, RequestError } from './request.ts';
+import { emptyTrace, NO_BODY, readBody, RequestError } from './request.ts';
 import type { ApiRequest } from './request.ts';
 import { writeResult } from './respond.ts';
 import { json } from './result.ts';
@@ -128,7 +128,7 @@ async function handle(options: HttpServerOptions, incoming: IncomingMessage, res
     path,
     query: new URLSearchParams(q === -1 ? '' : url.slice(q + 1)),
     headers: incoming.headers,
-    body: Buffer.alloc(0),
+    body: NO_BODY,
     baseUrl: routed.baseUrl,
     prefix: routed.prefix,
     localPort: incoming.socket.localPort ?? 0,
@@ -201,7 +201,8 @@ async function run(surface: Surface, req: ApiRequest, incoming: IncomingMessage)
     incoming.resume();
     return unsupported();
   }
-  req.body = await readBody(incoming);
+  const body = readBody(incoming);
+  req.body = Buffer.isBuffer(body) ? body : await body;
   return match.handler(req, match.params);
 }
 

@@ -13,6 +13,9 @@ export const MAX_KEYS = 10_000;
 class MinuteWindow {
   readonly #seconds = new Float64Array(SECONDS).fill(Number.NaN);
   readonly #counts = new Uint32Array(SECONDS);
+  /** count(#lastSecond) after the last add: a busy key adds many times a second, and summing 60 buckets each time showed. */
+  #lastSecond = Number.NaN;
+  #lastTotal = 0;
 
   /** Requests in the 60 seconds ending with `second`, that second included. */
   count(second: number): number {
@@ -24,18 +27,25 @@ class MinuteWindow {
     return total;
   }
 
-  add(second: number): void {
+  /** Counts one request at `second`; answers the count in the minute ending with it. */
+  add(second: number): number {
     const i = ((second % SECONDS) + SECONDS) % SECONDS;
     if (this.#seconds[i] !== second) {
       this.#seconds[i] = second;
       this.#counts[i] = 0;
     }
     this.#counts[i] = (this.#counts[i] as number) + 1;
+    // Within the second of the last add, only this bucket has changed since.
+    this.#lastTotal = second === this.#lastSecond ? this.#lastTotal + 1 : this.count(second);
+    this.#lastSecond = second;
+    return this.#lastTotal;
   }
 }
 
 export class MinuteWindows {
   readonly #windows = new Map<string, MinuteWindow>();
+  /** The most recently counted key, which is already last in the Map's order. */
+  #newest: string | undefined;
 
   /** Requests of `key` in the minute ending with `second`. */
   count(key: string, second: number): number {
@@ -48,17 +58,19 @@ export class MinuteWindows {
     if (window === undefined) {
       window = new MinuteWindow();
       if (this.#windows.size >= MAX_KEYS) this.#evictLeastRecent();
-    } else {
+      this.#windows.set(key, window);
+    } else if (key !== this.#newest) {
+      // Re-inserted on use, so the Map's order is least recently counted first.
       this.#windows.delete(key);
+      this.#windows.set(key, window);
     }
-    // Re-inserted on each use, so the Map's order is least recently counted first.
-    this.#windows.set(key, window);
-    window.add(second);
-    return window.count(second);
+    this.#newest = key;
+    return window.add(second);
   }
 
   clear(): void {
     this.#windows.clear();
+    this.#newest = undefined;
   }
 
   /** Makes room for one key: the least recently counted goes, which lets it through sooner, never later. */

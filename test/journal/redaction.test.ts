@@ -10,6 +10,7 @@ import { CALENDAR_FIXTURE } from '../_helpers/calendar.ts';
 import { readJournal } from '../_helpers/journal.ts';
 import { DEFAULT_CLIENT, parseConsentPage } from '../_helpers/oauth.ts';
 import { call, postJson, startService } from '../_helpers/service.ts';
+import { REDACTED, scrubTokens } from '../../src/journal/redact.ts';
 
 const form = (fields: Record<string, string>, headers: Record<string, string> = {}): RequestInit => ({
   method: 'POST',
@@ -107,4 +108,16 @@ it('an OAuth flow, a refresh, a revoke and calendar calls leave no secret in the
   assert.equal(requests[12]?.userId, null);
   assert.deepEqual(requests[13]?.body, { token: '[redacted]' });
   assert.deepEqual(requests[11]?.body.extendedProperties, { private: { refresh_token: '[redacted]', list: [{ client_secret: '[redacted]', Nonce: '[redacted]' }] } });
+});
+
+it('scrubs a token-shaped run wherever it stands, and only a run of exactly 43 or 51 characters with a capital in it', () => {
+  const token = `${'a'.repeat(42)}B`;
+  for (const [before, after] of [['', ''], ['/', '/'], ['%', '.json'], ['é', 'é'], ['x=', '&y'], ['"', '"']]) {
+    assert.equal(scrubTokens(`${before}${token}${after}`), `${before}${REDACTED}${after}`, `${before}…${after}`);
+  }
+  assert.equal(scrubTokens(`/p/${'a'.repeat(50)}B/q`), `/p/${REDACTED}/q`);
+  // Too short, too long, no capital, or joined to a neighbouring [\w-] character: not a token.
+  for (const text of [`${'a'.repeat(41)}B`, `${'a'.repeat(43)}B`, 'a'.repeat(43), `-${token}`, `${token}_`, `/calendar/v3/calendars/${'a'.repeat(40)}%40example.com/events`]) {
+    assert.equal(scrubTokens(text), text);
+  }
 });

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import {
   civilFromDays,
   daysFromCivil,
+  formatIsoUtc,
   formatRfc3339InZone,
   instantToWallMs,
   isValidTimeZone,
@@ -164,4 +165,29 @@ test('offsets are read from Intl per block of days, not per instant asked for', 
   }
   // About 460 eight-day blocks of five probes, and a binary search for each of 20 transitions.
   assert.ok(reads < 4_000, `${reads} reads of Intl`);
+});
+
+test('formatIsoUtc writes what Date.prototype.toISOString writes, at the edges of its range and in between', () => {
+  const iso = (instant: number): string => {
+    try {
+      return new Date(instant).toISOString();
+    } catch (error) {
+      return (error as Error).name;
+    }
+  };
+  const ours = (instant: number): string => {
+    try {
+      return formatIsoUtc(instant);
+    } catch (error) {
+      return (error as Error).name;
+    }
+  };
+  const edges = [0, -0.5, -1, -1.5, 1, 999, 1000.9, utc('2024-02-29T23:59:59.999Z'), utc('0000-01-01T00:00:00Z'), utc('0000-01-01T00:00:00Z') - 1, utc('9999-12-31T23:59:59.999Z'), utc('9999-12-31T23:59:59.999Z') + 1, 8.64e15, -8.64e15, 8.64e15 + 1, Number.NaN, Infinity];
+  for (const instant of edges) assert.equal(ours(instant), iso(instant), String(instant));
+  assert.equal(formatIsoUtc(utc('2026-10-19T01:02:03.004Z')), '2026-10-19T01:02:03.004Z');
+  const rng = new Rng(7);
+  for (let i = 0; i < 20_000; i++) {
+    const instant = Math.floor((rng.next() - 0.5) * 2 * 2.6e14);
+    assert.equal(ours(instant), iso(instant), String(instant));
+  }
 });

@@ -46,6 +46,18 @@ describe('MinuteWindows', () => {
     assert.equal(windows.count('other', 1120), 0);
   });
 
+  it('counts the requests of a busy key within one second, and after the clock goes back or on, as summing its buckets would', () => {
+    const windows = new MinuteWindows();
+    const seconds = [2000, 2000, 2000, 2001, 2001, 1990, 1990, 2000, 2059, 2059, 2060, 2060, 2120, 1000, 1000, 2000];
+    const counted: number[] = [];
+    for (const second of seconds) {
+      windows.add('other', second);
+      counted.push(windows.add('k', second));
+      assert.equal(counted.at(-1), windows.count('k', second), `at ${second}`);
+    }
+    assert.deepEqual(counted, [1, 2, 3, 4, 5, 1, 2, 6, 7, 8, 5, 6, 1, 1, 2, 3]);
+  });
+
   it('keeps 60 buckets per key whatever the traffic, and at most MAX_KEYS keys, the least recently counted going first', () => {
     const windows = new MinuteWindows();
     for (let i = 0; i < 100_000; i++) windows.add('busy', 5000);

@@ -10,6 +10,7 @@
 
 import type { Result } from '../../http/result.ts';
 import type { CalendarListEntryRecord, CalendarRecord } from '../../store/store.ts';
+import { formatIsoUtc } from '../../domain/time/zones.ts';
 import type { CalendarCall } from '../context.ts';
 import { calendarText } from '../calendars.ts';
 import { etagFor } from '../etag.ts';
@@ -59,7 +60,7 @@ function remindersPart(call: CalendarCall, calendar: CalendarRecord): string {
 let lastStamp = { ms: Number.NaN, text: '' };
 
 function stamp(ms: number): string {
-  if (ms !== lastStamp.ms) lastStamp = { ms, text: new Date(ms).toISOString() };
+  if (ms !== lastStamp.ms) lastStamp = { ms, text: formatIsoUtc(ms) };
   return lastStamp.text;
 }
 

@@ -9,7 +9,7 @@ import type { CalendarRecord, EventRecord, Json, JsonObject } from '../../store/
 import type { OccurrenceKey, Series } from '../../domain/recurrence/expand.ts';
 import { keyToDate } from '../../domain/recurrence/expand.ts';
 import { formatDate } from '../../domain/time/datetime.ts';
-import { formatRfc3339InZone, MS_PER_DAY } from '../../domain/time/zones.ts';
+import { formatIsoUtc, formatRfc3339InZone, MS_PER_DAY } from '../../domain/time/zones.ts';
 import { hangoutLinkOf } from '../../event-model/meet-conference.ts';
 import { TYPE_PROPERTIES } from '../../event-model/event-types.ts';
 import { etagFor } from '../etag.ts';
@@ -92,7 +92,7 @@ function assemble(
     htmlLink: htmlLink(ctx.baseUrl, parts.id, ctx.calendar.id),
   };
   if (typeof data.created === 'string') out.created = data.created;
-  out.updated = new Date(parts.updatedMs).toISOString();
+  out.updated = formatIsoUtc(parts.updatedMs);
   for (const key of ['summary', 'description', 'location', 'colorId', 'creator', 'organizer'] as const) {
     if (data[key] !== undefined) out[key] = data[key];
   }
