@@ -10,7 +10,8 @@
 // --quick shrinks the data ten-fold and the runs to a fraction of a second: it proves the
 // benchmark still runs (CI), its figures mean little. --only workspaces runs the workspace rows
 // alone (docs/workspaces.md "Cost"), a few minutes instead of the whole run; --only start runs
-// the start-up rows alone (docs/performance.md).
+// the start-up rows alone, --only overhead the rows that compare the service with itself
+// (journal on and off, fault rules) (docs/performance.md).
 
 import { Agent, request as httpRequest } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -44,7 +45,7 @@ import type { Launch, Running } from './process.ts';
 const quick = process.argv.includes('--quick');
 const onlyArg = process.argv.indexOf('--only');
 const only = onlyArg === -1 ? undefined : process.argv[onlyArg + 1];
-if (only !== undefined && only !== 'workspaces' && only !== 'start') throw new Error(`--only takes workspaces or start, not ${only}`);
+if (only !== undefined && only !== 'workspaces' && only !== 'start' && only !== 'overhead') throw new Error(`--only takes workspaces, start or overhead, not ${only}`);
 const config = quick
   ? { rounds: 3, warmupMs: 50, durationMs: 150, coldStarts: 3, calendars: 10, perCalendar: 1_000, growth: [1_000, 10_000], connections: 8 }
   : { rounds: 3, warmupMs: 500, durationMs: 2_000, coldStarts: 10, calendars: 10, perCalendar: 10_000, growth: [1_000, 10_000, 100_000], connections: 8 };
@@ -608,6 +609,7 @@ try {
   // The events.get event with the series and week calendars, no load calendars: three services at once.
   const small = writeFixture(join(work, 'small.json'), mainWorkspace(0, 0));
   if (only === 'start') await coldStart();
+  if (only === 'overhead') for (const backend of backends) await overheadRows(backend, small);
   const growth = new Map((only !== undefined ? [10_000] : config.growth).map((n) => [n, writeFixture(join(work, `growth-${n}.json`), growthWorkspace(n))]));
   if (only === undefined) {
     const fixtures = {
@@ -625,7 +627,7 @@ try {
     for (const backend of backends) await invitationRow(backend);
     for (const backend of backends) await growthRows(bare, backend, growth);
   }
-  if (only !== 'start') for (const backend of backends) await workspaceRows(backend, small, growth.get(10_000) as string);
+  if (only === undefined || only === 'workspaces') for (const backend of backends) await workspaceRows(backend, small, growth.get(10_000) as string);
   printTable();
   process.stderr.write(`bench finished in ${fmt((performance.now() - began) / 1000, 1)} s\n`);
 } finally {
