@@ -33,7 +33,13 @@ import type { FixtureSource, Workspace, WorkspaceSettings } from './workspace.ts
 /** 1–40 characters of a-z, 0-9 and `-` (docs/workspaces.md). */
 const WORKSPACE_ID = /^[a-z0-9-]{1,40}$/;
 const PREFIX = '/w/';
-const REGISTRY = 'workspaces';
+/**
+ * The registry of a database file's workspaces, in the root store's meta: a key each, so that
+ * registering one writes one small row, whatever the number of others. (The registry as one
+ * value listing every workspace, `workspaces`, is read once and converted.)
+ */
+const REGISTRY = 'workspace:';
+const REGISTRY_AS_ONE_VALUE = 'workspaces';
 /** The workspace's own meta key for a fixture other than the service's startup fixture. */
 const OWN_FIXTURE = 'workspace_fixture';
 
@@ -90,6 +96,7 @@ export class Workspaces {
 
   /** The workspaces a database file listed when the service stopped, opened again (their ports anew). */
   async reopen(): Promise<void> {
+    this.#convertRegistry();
     for (const registered of this.#registered()) {
       const store = await openStore(this.#fileOf(registered.id), this.connections);
       const own = store.getMeta(OWN_FIXTURE);
@@ -159,7 +166,7 @@ export class Workspaces {
       }
       this.#place(entry);
       this.#entries.set(id, entry);
-      this.#register();
+      this.#register(entry);
       return entry;
     } finally {
       this.#creating.delete(id);
@@ -170,7 +177,7 @@ export class Workspaces {
     const entry = this.#entries.get(id);
     if (entry === undefined) throw new ManagementError(404, 'not_found', `No workspace with id ${JSON.stringify(id)}.`);
     this.#entries.delete(id);
-    this.#register();
+    if (this.#settings.db !== MEMORY_DB) this.root.app.store.deleteMeta(REGISTRY + id);
     entry.workspace.close();
     await entry.listener?.http.stop();
     const file = this.#fileOf(id);
@@ -238,15 +245,29 @@ export class Workspaces {
     return `${folder}/${id}.db`;
   }
 
+  /** The registered workspaces in the order they were made. */
   #registered(): Registered[] {
     if (this.#settings.db === MEMORY_DB) return [];
-    return JSON.parse(this.root.app.store.getMeta(REGISTRY) ?? '[]') as Registered[];
+    const registered = this.root.app.store.listMeta(REGISTRY).map(({ value }) => JSON.parse(value) as Registered);
+    return registered.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : 1));
   }
 
-  #register(): void {
+  #register(entry: Entry): void {
     if (this.#settings.db === MEMORY_DB) return;
-    const registered: Registered[] = [...this.#entries.values()].map((entry) => ({ id: entry.id, createdAt: entry.createdAt, port: entry.listener !== undefined }));
-    this.root.app.store.setMeta(REGISTRY, JSON.stringify(registered));
+    const registered: Registered = { id: entry.id, createdAt: entry.createdAt, port: entry.listener !== undefined };
+    this.root.app.store.setMeta(REGISTRY + entry.id, JSON.stringify(registered));
+  }
+
+  /** A file whose registry is one value listing every workspace gets a key for each instead. */
+  #convertRegistry(): void {
+    if (this.#settings.db === MEMORY_DB) return;
+    const store = this.root.app.store;
+    const asOneValue = store.getMeta(REGISTRY_AS_ONE_VALUE);
+    if (asOneValue === undefined) return;
+    store.transaction(() => {
+      for (const registered of JSON.parse(asOneValue) as Registered[]) store.setMeta(REGISTRY + registered.id, JSON.stringify(registered));
+      store.deleteMeta(REGISTRY_AS_ONE_VALUE);
+    });
   }
 
   #surface(): Surface {

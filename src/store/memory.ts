@@ -20,7 +20,7 @@ import { MemoryOutbox } from './memory-outbox.ts';
 import { Workspace } from './memory-workspace.ts';
 import { formatCounters, OUTBOX_META, parseCounters, planOutboxWrite } from './outbox-bounds.ts';
 import type { AccessTokenRecord, CalendarListEntryRecord, CalendarRecord, ChannelRecord, ChannelResource,
-  ClientRecord, ConnectionRecord, EventRecord, NewOutboxMessage, OutboxPage, RefreshTokenRecord, SharedCopyRecord, Store, UserRecord, WorkspaceSizes } from './store.ts';
+  ClientRecord, ConnectionRecord, EventRecord, NewOutboxMessage, OutboxPage, RefreshTokenRecord, SharedCopyRecord, Store, MetaEntry, UserRecord, WorkspaceSizes } from './store.ts';
 
 export class MemoryStore implements Store {
   readonly backend = 'memory' as const;
@@ -96,6 +96,13 @@ export class MemoryStore implements Store {
   }
   setMeta(key: string, value: string): void {
     this.#set(this.#meta, key, value);
+  }
+  deleteMeta(key: string): void {
+    this.#delete(this.#meta, key);
+  }
+  listMeta(prefix: string): MetaEntry[] {
+    const keys = [...this.#meta.keys()].filter((key) => key.startsWith(prefix)).sort();
+    return keys.map((key) => ({ key, value: this.#meta.get(key) as string }));
   }
   nextSeq(): number {
     const prev = this.#seq;

@@ -150,6 +150,8 @@ function statementTexts() {
   return {
     getMeta: 'SELECT value FROM meta WHERE key = ?',
     setMeta: 'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+    deleteMeta: 'DELETE FROM meta WHERE key = ?',
+    listMeta: 'SELECT key, value FROM meta WHERE substr(key, 1, length(?1)) = ?1 ORDER BY key',
     /** (seq, reservation): gives back an unused reservation, unless another connection moved it. */
     giveBackSeq: "UPDATE meta SET value = ? WHERE key = 'seq' AND value = ?",
 

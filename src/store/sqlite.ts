@@ -40,7 +40,7 @@ import type { AccessTokenRow, ChannelRow, EventRow, OutboxRow } from './sqlite-r
 import { prepareStatements, WORKSPACE_TABLES } from './sqlite-statements.ts';
 import type { Statements } from './sqlite-statements.ts';
 import type { AccessTokenRecord, CalendarListEntryRecord, CalendarRecord, ChannelRecord, ChannelResource,
-  ClientRecord, ConnectionRecord, EventRecord, NewOutboxMessage, OutboxMessageRecord, OutboxPage, RefreshTokenRecord, SharedCopyRecord, Store, UserRecord, WorkspaceSizes } from './store.ts';
+  ClientRecord, ConnectionRecord, EventRecord, NewOutboxMessage, OutboxMessageRecord, OutboxPage, RefreshTokenRecord, SharedCopyRecord, Store, MetaEntry, UserRecord, WorkspaceSizes } from './store.ts';
 
 /**
  * The read cache's group for the list of users (read by every write that invites, and by every
@@ -306,6 +306,14 @@ export class SqliteStore implements Store, BudgetedConnection {
   setMeta(key: string, value: string): void {
     this.#write(this.#sql.setMeta, [key, value]);
     this.#cache.forget('meta', key);
+  }
+  deleteMeta(key: string): void {
+    this.#write(this.#sql.deleteMeta, [key]);
+    this.#cache.forget('meta', key);
+  }
+  listMeta(prefix: string): MetaEntry[] {
+    this.#noticeOthers();
+    return this.#all(this.#sql.listMeta, (row: MetaEntry) => ({ key: row.key, value: row.value }), prefix);
   }
   nextSeq(): number {
     // Another connection may have moved the reservation (inside a group, joining has looked).

@@ -206,6 +206,9 @@ export interface Store {
 
   getMeta(key: string): string | undefined;
   setMeta(key: string, value: string): void;
+  deleteMeta(key: string): void;
+  /** The meta entries whose key starts with `prefix`, ordered by key: a list kept as a key each (the workspace registry). */
+  listMeta(prefix: string): MetaEntry[];
   /** Next value of the workspace-wide change sequence (strictly increasing, never reused). */
   nextSeq(): number;
 
@@ -335,4 +338,9 @@ export interface Store {
 export interface WorkspaceSizes {
   readonly users: number;
   readonly events: number;
+}
+
+export interface MetaEntry {
+  readonly key: string;
+  readonly value: string;
 }

@@ -152,6 +152,27 @@ export function storeContract(name: string, open: () => Promise<Store> | Store, 
           assert.equal(s.getMeta('fixture'), '');
         }));
 
+      it('lists meta entries by key prefix in key order, and deletes one (a rollback restores it)', () =>
+        withStore((s) => {
+          s.setMeta('workspace:b', '2');
+          s.setMeta('workspace:a', '1');
+          s.setMeta('workspaces', 'not under the prefix');
+          s.setMeta('other', 'x');
+          assert.deepEqual(s.listMeta('workspace:'), [{ key: 'workspace:a', value: '1' }, { key: 'workspace:b', value: '2' }]);
+          s.deleteMeta('workspace:a');
+          assert.equal(s.getMeta('workspace:a'), undefined);
+          assert.deepEqual(s.listMeta('workspace:').map((e) => e.key), ['workspace:b']);
+          assert.throws(() =>
+            s.transaction(() => {
+              s.deleteMeta('workspace:b');
+              throw new Error('roll back');
+            }),
+          );
+          assert.equal(s.getMeta('workspace:b'), '2');
+          s.deleteMeta('never set');
+          assert.deepEqual(s.listMeta('nothing:'), []);
+        }));
+
       it('nextSeq is positive and strictly increasing', () =>
         withStore((s) => {
           let last = 0;

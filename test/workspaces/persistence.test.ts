@@ -44,6 +44,33 @@ describe('workspaces on a database file', { skip: SQLITE_SKIP }, () => {
     assert.deepEqual((await call(`${second.url}/w/own/__svc/users`)).json.users.map((u: { id: string }) => u.id), ['solo']);
   });
 
+  it('are found in a file whose registry is one value listing them all, which becomes a key each', async (t) => {
+    const db = databaseFor(t, 'sqlite');
+    const first = await start({ port: 0, db });
+    await postJson(`${first.url}/__svc/workspaces`, { id: 'older' });
+    await postJson(`${first.url}/__svc/workspaces`, { id: 'newer', port: 0 });
+    await first.close();
+    // The registry as an earlier build wrote it: one meta value listing every workspace.
+    const { DatabaseSync } = await import('node:sqlite');
+    const file = new DatabaseSync(db);
+    const keys = file.prepare("SELECT key, value FROM meta WHERE key LIKE 'workspace:%' ORDER BY key DESC").all() as Array<{ key: string; value: string }>;
+    assert.equal(keys.length, 2);
+    const listed = keys.map((row) => JSON.parse(row.value) as { createdAt: string }).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    file.prepare("INSERT INTO meta (key, value) VALUES ('workspaces', ?)").run(JSON.stringify(listed));
+    file.exec("DELETE FROM meta WHERE key LIKE 'workspace:%'");
+    file.close();
+
+    const second = await start({ port: 0, db });
+    const workspaces = (await call(`${second.url}/__svc/workspaces`)).json.workspaces;
+    assert.deepEqual(workspaces.map((w: { id: string }) => w.id), ['older', 'newer']);
+    assert.match(workspaces[1].portUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
+    assert.equal((await call(`${second.url}/__svc/workspaces/older`, { method: 'DELETE' })).status, 204);
+    await second.close();
+    const third = await start({ port: 0, db });
+    t.after(() => third.close());
+    assert.deepEqual((await call(`${third.url}/__svc/workspaces`)).json.workspaces.map((w: { id: string }) => w.id), ['newer']);
+  });
+
   it('survive SIGKILL right after they were acknowledged', { timeout: 60_000 }, async () => {
     const db = tempDbPath();
     const first = await startCli(db);
