@@ -4,8 +4,8 @@
 // holds only what V8 compiles up front: every function the service first calls while it starts
 // was compiled again at every start. A script's code cache made after the start holds those too.
 // It is written once per version of the file, beside Node's compile cache in the user's cache
-// directory; a cache V8 refuses (another Node, other flags) is written anew; NODE_DISABLE_COMPILE_CACHE
-// leaves both off. Imported by main.ts, so in syntax any Node parses.
+// directory, one file per installed script and Node; a cache V8 refuses (other flags) or that
+// another version of the script wrote is written anew; NODE_DISABLE_COMPILE_CACHE leaves both off. Imported by main.ts, so in syntax any Node parses.
 
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -56,11 +56,15 @@ interface CodeCache {
   readonly key: string;
 }
 
+/** The file is named by the runtime and the script's path alone, so that a rebuilt script replaces its cache rather than adding one. */
 function codeCacheOf(path: string): CodeCache | undefined {
   if (process.env['NODE_DISABLE_COMPILE_CACHE']) return undefined;
   const stats = statSync(path);
-  const key = `${process.version} ${process.arch} ${stats.size} ${stats.mtimeMs} ${path}`;
-  return { key, file: join(userCacheDirectory(process.env, process.platform, homedir()), 'local-calendar-emulator', 'code-cache', `${fnv1a(key)}.bin`) };
+  const runtime = `${process.version} ${process.arch}`;
+  return {
+    key: `${runtime} ${stats.size} ${stats.mtimeMs} ${path}`,
+    file: join(userCacheDirectory(process.env, process.platform, homedir()), 'local-calendar-emulator', 'code-cache', `${fnv1a(`${runtime} ${path}`)}.bin`),
+  };
 }
 
 /** The cached data written for `cache.key`, or undefined: none, unreadable, or another key's under the same name. */

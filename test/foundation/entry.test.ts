@@ -182,12 +182,14 @@ describe("the package's code cache (src/cli/package-modules.ts)", () => {
     withCacheHome(cacheHome, () => reopened.saveCodeCache());
     assert.ok(readFileSync(file, 'latin1').startsWith(`v`), 'written anew under its own key');
 
-    // The file rebuilt: a cache of its own, the old one never used for it.
+    // The file rebuilt: the old cache is never used for it, and its own replaces it.
     writeFileSync(fileURLToPath(url), `(function (nodeRequire, BASE) { return (id) => 'rebuilt ' + id; })\n`);
     const rebuilt = withCacheHome(cacheHome, () => openPackageModules(url));
     assert.equal(rebuilt.load('x'), 'rebuilt x');
     withCacheHome(cacheHome, () => rebuilt.saveCodeCache());
-    assert.equal(cacheFiles(cacheHome).length, 2);
+    assert.deepEqual(cacheFiles(cacheHome), [file]);
+    const rebuiltSize = statSync(fileURLToPath(url)).size;
+    assert.ok(readFileSync(file, 'latin1').startsWith(`${process.version} ${process.arch} ${rebuiltSize} `), "the rebuilt script's key");
 
     const off = mkdtempSync(join(scratch, 'code-'));
     withCacheHome(off, () => openPackageModules(url).saveCodeCache(), { NODE_DISABLE_COMPILE_CACHE: '1' });
