@@ -5,7 +5,8 @@
 // was compiled again at every start. A script's code cache made after the start holds those too.
 // It is written once per version of the file, beside Node's compile cache in the user's cache
 // directory, one file per installed script and Node; a cache V8 refuses (other flags) or that
-// another version of the script wrote is written anew; NODE_DISABLE_COMPILE_CACHE leaves both off. Imported by main.ts, so in syntax any Node parses.
+// another version of the script wrote is written anew; NODE_DISABLE_COMPILE_CACHE leaves both
+// off. Imported by main.ts, so in syntax any Node parses.
 
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -52,11 +53,14 @@ export function openPackageModules(url: URL): PackageModules {
 
 interface CodeCache {
   readonly file: string;
-  /** The runtime and the file's path, size and modification time: a rebuilt or reinstalled file never meets the cache of another (V8 itself checks only the source's length). */
+  /**
+   * The runtime and the file's path, size and modification time: a rebuilt or reinstalled file
+   * never meets the cache of another (V8 itself checks only the source's length).
+   */
   readonly key: string;
 }
 
-/** The file is named by the runtime and the script's path alone, so that a rebuilt script replaces its cache rather than adding one. */
+/** Named by the runtime and the script's path alone: a rebuilt script replaces its cache rather than adding one. */
 function codeCacheOf(path: string): CodeCache | undefined {
   if (process.env['NODE_DISABLE_COMPILE_CACHE']) return undefined;
   const stats = statSync(path);

@@ -75,8 +75,9 @@ const SEEDED = 'seeded';
 /**
  * Builds a workspace on `store`, seeding it from `fixture` when the store is new (an existing
  * database file keeps its data). The base URL and port are set by the host once known.
+ * `parsed`: the fixture's text already parsed by the caller, so that a new store is seeded
+ * without parsing it again.
  */
-/** `parsed`: the fixture's text already parsed by the caller, so a new store is seeded without parsing it again. */
 export function buildWorkspace(store: Store, fixture: FixtureSource, settings: WorkspaceSettings, parsed?: Fixture): Workspace {
   const { log } = settings;
   const clock = new Clock();
