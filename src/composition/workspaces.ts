@@ -177,7 +177,7 @@ export class Workspaces {
     const entry = this.#entries.get(id);
     if (entry === undefined) throw new ManagementError(404, 'not_found', `No workspace with id ${JSON.stringify(id)}.`);
     this.#entries.delete(id);
-    if (this.#settings.db !== MEMORY_DB) this.root.app.store.deleteMeta(REGISTRY + id);
+    this.#unregister(id);
     entry.workspace.close();
     await entry.listener?.http.stop();
     const file = this.#fileOf(id);
@@ -256,6 +256,10 @@ export class Workspaces {
     if (this.#settings.db === MEMORY_DB) return;
     const registered: Registered = { id: entry.id, createdAt: entry.createdAt, port: entry.listener !== undefined };
     this.root.app.store.setMeta(REGISTRY + entry.id, JSON.stringify(registered));
+  }
+
+  #unregister(id: string): void {
+    if (this.#settings.db !== MEMORY_DB) this.root.app.store.deleteMeta(REGISTRY + id);
   }
 
   /** A file whose registry is one value listing every workspace gets a key for each instead. */

@@ -7,6 +7,8 @@
 // began, like a SAVEPOINT. Outside a transaction each method is one synchronous step, and the
 // multi-step ones (cascades, clearWorkspace) wrap themselves in transaction().
 //
+// The class stays one file, as sqlite.ts does: every method writes through its undo log.
+//
 // Indexes, so that reads follow the size of the answer rather than of the calendar: the events'
 // (memory-events.ts) and the shared copies' (memory-shared-copies.ts); access and refresh tokens
 // by connection, access tokens by expiry (the purge takes the soonest expired first). Users,

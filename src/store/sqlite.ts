@@ -1,6 +1,7 @@
 // The SQLite backend of the Store interface, on node:sqlite's DatabaseSync: the store's methods,
 // one or a few lines each over the machinery beside them. The class stays one file because every
-// method shares its connection, read cache and group commit, which are private to it. The
+// method shares its connection, read cache and group commit, which are private to it, and
+// reaches the connection through its lifecycle (closed while idle, opened again on use). The
 // machinery, each in its own file:
 // - sqlite-open.ts: opening a database file (pragmas, migration, the image of a new file);
 // - sqlite-schema.ts: the versioned schema and its migrations;

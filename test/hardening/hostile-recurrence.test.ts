@@ -26,7 +26,7 @@ const BUDGET = /steps to expand/;
 
 /** [what it is, recurrence lines, how the insert must be answered: stored, or refused saying why]. */
 const HOSTILE: readonly (readonly [string, readonly string[], 'stored' | RegExp])[] = [
-  ['the issue\'s rule: a year of every second, 31.6 million candidates', [`RRULE:${YEAR_OF_SECONDS}`], LIMIT],
+  ['a year of every second, 31.6 million candidates', [`RRULE:${YEAR_OF_SECONDS}`], LIMIT],
   ['four such rule lines', Array.from({ length: 4 }, (_, i) => `RRULE:${YEAR_OF_SECONDS};INTERVAL=${i + 1}`), LIMIT],
   ['the same as an EXRULE', ['RRULE:FREQ=DAILY', `EXRULE:${YEAR_OF_SECONDS}`], LIMIT],
   ['a month of every minute', [`RRULE:FREQ=MONTHLY;BYMONTHDAY=${all(1, 31)};BYHOUR=${all(0, 23)};BYMINUTE=${all(0, 59)}`], LIMIT],
