@@ -19,7 +19,9 @@ export function openSqliteStore(path: string, sqlite: typeof import('node:sqlite
   const db = connect(path, sqlite);
   try {
     migrate(db, path);
-    if (isNew && emptyImage === undefined) emptyImage = imageOfNew(db, path);
+    // The first new file is usually the service's own, which a process opens once: taking the
+    // image costs it a checkpoint before the service can listen, for workspaces it may never make.
+    if (isNew && emptyImage === undefined && newFilesBuilt++ > 0) emptyImage = imageOfNew(db, path);
     const reopen = budget && { budget, path, connect: () => connect(path, sqlite) };
     return new SqliteStore(db, new Checkpointer(path), reopen);
   } catch (err) {
@@ -56,6 +58,7 @@ function connect(path: string, sqlite: typeof import('node:sqlite')): DatabaseSy
  * workspace cost (docs/workspaces.md), where writing these bytes and syncing them is one fsync.
  */
 let emptyImage: Uint8Array | undefined;
+let newFilesBuilt = 0;
 
 /** Writes `image` as the new file `path` and syncs it; a file made meanwhile by another process is left alone. */
 function writeImage(path: string, image: Uint8Array): void {
