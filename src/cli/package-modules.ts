@@ -25,14 +25,22 @@ export interface PackageModules {
 
 type Loader = (nodeRequire: NodeJS.Require, base: string) => (id: string) => unknown;
 
+/** The package's dist/modules.js, whose modules are the files beside it. */
 export function openPackageModules(url: URL): PackageModules {
   const path = fileURLToPath(url);
-  const source = readFileSync(path, 'utf8');
+  return openScriptModules(path, readFileSync(path, 'utf8'), new URL('./', url));
+}
+
+/**
+ * The modules of the script `source`, read from the file at `path`; `base` is the URL of the
+ * folder of the files they were made from, where each module's `import.meta.url` points.
+ */
+export function openScriptModules(path: string, source: string, base: URL): PackageModules {
   const cache = codeCacheOf(path);
   const cached = cache && readCodeCache(cache);
   const script = new Script(source, cached === undefined ? { filename: path } : { filename: path, cachedData: cached });
   const loader = script.runInThisContext() as Loader;
-  const load = loader(createRequire(url), new URL('./', url).href);
+  const load = loader(createRequire(base), base.href);
   const fresh = cached !== undefined && !script.cachedDataRejected;
   return {
     load,
@@ -84,7 +92,7 @@ function readCodeCache(cache: CodeCache): Buffer | undefined {
 }
 
 /** A 32-bit FNV-1a hash, as hex: a file name for a key (the file holds the key itself), not a secret. */
-function fnv1a(text: string): string {
+export function fnv1a(text: string): string {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     hash ^= text.charCodeAt(i);

@@ -4,7 +4,8 @@
 
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import module from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,12 +13,19 @@ import { after, describe, it } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { userCacheDirectory } from '../../src/cli/compile-cache.ts';
 import { nodeFloor } from '../../src/cli/node-floor.ts';
-import { openPackageModules } from '../../src/cli/package-modules.ts';
+import { openPackageModules, openScriptModules } from '../../src/cli/package-modules.ts';
+import { ScriptModuleError } from '../../src/cli/script-modules.ts';
+import { currentSourceScript, sourceScriptPath } from '../../src/cli/source-script.ts';
+import { writeSourceScript } from '../../src/cli/source-script-writer.ts';
 import { ownSourceModule } from '../../src/cli/source-imports.ts';
 import { nativeTypeScript, nodeTsArgs } from '../_helpers/node.ts';
 
 const MAIN = new URL('../../src/main.ts', import.meta.url).pathname;
 const ROOT = new URL('../../', import.meta.url).pathname;
+// A checkout starts from the script it wrote of itself (src/cli/source-script.ts) once it has
+// one; asking for source maps runs src/ itself, as tsx (Node 20) always does.
+const FROM_SRC = nativeTypeScript ? ['--enable-source-maps'] : [];
+const NO_STRIP = typeof (module as { stripTypeScriptTypes?: unknown }).stripTypeScriptTypes === 'function' ? false : `Node strips types in process from 22.13 (this is ${process.version})`;
 
 const scratch = mkdtempSync(join(tmpdir(), 'lce-entry-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
@@ -30,6 +38,34 @@ function envWithCacheHome(cacheHome: string): NodeJS.ProcessEnv {
   delete env['NODE_COMPILE_CACHE'];
   delete env['NODE_DISABLE_COMPILE_CACHE'];
   return env;
+}
+
+/** Runs `fn` with the user cache directory at `cacheHome` and `extra` in the environment. */
+const withCacheHome = <T>(cacheHome: string, fn: () => T, extra: Record<string, string> = {}): T => {
+  const saved = { ...process.env };
+  Object.assign(process.env, { XDG_CACHE_HOME: cacheHome, ...extra });
+  delete process.env['LOCALAPPDATA'];
+  if (!('NODE_DISABLE_COMPILE_CACHE' in extra)) delete process.env['NODE_DISABLE_COMPILE_CACHE'];
+  try {
+    return fn();
+  } finally {
+    for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
+    Object.assign(process.env, saved);
+  }
+};
+
+/** src/main.ts with `flags` (Node's) and `args` (its own), started to its Listening line; `exited` settles when it ends. */
+async function startMain(flags: string[], args: string[], env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; exited: Promise<unknown> }> {
+  const child = spawn(process.execPath, [...nodeTsArgs, ...flags, MAIN, '--port', '0', ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  await new Promise<void>((resolve) => {
+    let stdout = '';
+    child.stdout?.setEncoding('utf8').on('data', (text: string) => {
+      stdout += text;
+      if (stdout.includes('Listening on')) resolve();
+    });
+  });
+  return { child, exited };
 }
 
 /** The files of the compile cache under `cacheHome` (one folder per Node version inside). */
@@ -59,7 +95,7 @@ describe('the compile cache', () => {
   it('is written there, with the modules the service starts with, and nothing in the repository', { skip: NO_CACHE_API }, () => {
     const cacheHome = mkdtempSync(join(scratch, 'home-'));
     const before = new Set(readdirSync(ROOT));
-    const result = spawnSync(process.execPath, [...nodeTsArgs, MAIN, '--version'], { env: envWithCacheHome(cacheHome), encoding: 'utf8' });
+    const result = spawnSync(process.execPath, [...nodeTsArgs, ...FROM_SRC, MAIN, '--version'], { env: envWithCacheHome(cacheHome), encoding: 'utf8' });
     assert.equal(result.status, 0, result.stderr);
     // More than the few modules main.ts itself imports: the service's were compiled after it.
     assert.ok(cachedEntries(cacheHome).length > 50, `${cachedEntries(cacheHome).length} entries`);
@@ -68,15 +104,7 @@ describe('the compile cache', () => {
 
   it('is flushed once the service has started, so a SIGKILL later does not lose it', { skip: NO_CACHE_API }, async () => {
     const cacheHome = mkdtempSync(join(scratch, 'home-'));
-    const child = spawn(process.execPath, [...nodeTsArgs, MAIN, '--port', '0'], { env: envWithCacheHome(cacheHome), stdio: ['ignore', 'pipe', 'ignore'] });
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    await new Promise<void>((resolve) => {
-      let stdout = '';
-      child.stdout.setEncoding('utf8').on('data', (text: string) => {
-        stdout += text;
-        if (stdout.includes('Listening on')) resolve();
-      });
-    });
+    const { child, exited } = await startMain(FROM_SRC, ['--quiet'], envWithCacheHome(cacheHome));
     child.kill('SIGKILL');
     await exited;
     assert.ok(cachedEntries(cacheHome).length > 50, `${cachedEntries(cacheHome).length} entries`);
@@ -132,19 +160,6 @@ describe("the package's code cache (src/cli/package-modules.ts)", () => {
     const dir = join(cacheHome, 'local-calendar-emulator', 'code-cache');
     return existsSync(dir) ? readdirSync(dir).map((name) => join(dir, name)) : [];
   };
-  /** Runs `fn` with the user cache directory at `cacheHome` and `extra` in the environment. */
-  const withCacheHome = <T>(cacheHome: string, fn: () => T, extra: Record<string, string> = {}): T => {
-    const saved = { ...process.env };
-    Object.assign(process.env, { XDG_CACHE_HOME: cacheHome, ...extra });
-    delete process.env['LOCALAPPDATA'];
-    if (!('NODE_DISABLE_COMPILE_CACHE' in extra)) delete process.env['NODE_DISABLE_COMPILE_CACHE'];
-    try {
-      return fn();
-    } finally {
-      for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
-      Object.assign(process.env, saved);
-    }
-  };
   const script = (folder: string, body: string): URL => {
     mkdirSync(folder, { recursive: true });
     const path = join(folder, 'modules.js');
@@ -194,5 +209,114 @@ describe("the package's code cache (src/cli/package-modules.ts)", () => {
     const off = mkdtempSync(join(scratch, 'code-'));
     withCacheHome(off, () => openPackageModules(url).saveCodeCache(), { NODE_DISABLE_COMPILE_CACHE: '1' });
     assert.deepEqual(cacheFiles(off), []);
+  });
+});
+
+describe("a source checkout's own script (src/cli/source-script.ts)", { skip: NO_STRIP }, () => {
+  /** A checkout in a scratch folder with `files` in src/, and its script written into `cacheHome`. */
+  const checkout = (cacheHome: string, files: Record<string, string>): { src: URL; root: string } => {
+    const root = mkdtempSync(join(scratch, 'checkout-'));
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(join(root, 'src', path, '..'), { recursive: true });
+      writeFileSync(join(root, 'src', path), text);
+    }
+    const src = pathToFileURL(join(root, 'src') + '/');
+    withCacheHome(cacheHome, () => writeSourceScript(src));
+    return { src, root };
+  };
+  const FILES = {
+    'main.ts': 'not in the script: it decides whether to load it',
+    'cli/process.ts': "import { greeting } from './words.ts';\nexport const started: string = greeting + ' from ' + import.meta.url;",
+    'cli/words.ts': "export const greeting = 'hello';",
+    'inspector/app.js': 'the browser runs this',
+  };
+  const current = (cacheHome: string, src: URL) => withCacheHome(cacheHome, () => currentSourceScript(src));
+
+  it('is used while every module is as it was written, and runs them with their own URLs', () => {
+    const cacheHome = mkdtempSync(join(scratch, 'home-'));
+    const { src } = checkout(cacheHome, FILES);
+    const script = current(cacheHome, src);
+    assert.ok(script !== undefined);
+    assert.equal(script.path, withCacheHome(cacheHome, () => sourceScriptPath(fileURLToPath(src))));
+    assert.ok(script.path.startsWith(join(cacheHome, 'local-calendar-emulator', 'source-script')));
+    const modules = withCacheHome(cacheHome, () => openScriptModules(script.path, script.text, src));
+    assert.equal((modules.load('cli/process.ts') as { started: string }).started, `hello from ${new URL('cli/process.ts', src).href}`);
+    assert.throws(() => modules.load('main.ts'), /no module main\.ts/);
+    assert.throws(() => modules.load('inspector/app.js'), /no module inspector\/app\.js/);
+  });
+
+  it('is not used once a module is edited, touched or removed, nor when written by another Node or unreadable', () => {
+    const cacheHome = mkdtempSync(join(scratch, 'home-'));
+    const edited = checkout(cacheHome, FILES);
+    writeFileSync(join(edited.root, 'src', 'cli', 'words.ts'), "export const greeting = 'hi';");
+    assert.equal(current(cacheHome, edited.src), undefined, 'edited');
+
+    const touched = checkout(cacheHome, FILES);
+    utimesSync(join(touched.root, 'src', 'cli', 'words.ts'), new Date(), new Date(Date.now() + 5_000));
+    assert.equal(current(cacheHome, touched.src), undefined, 'same size, newer');
+
+    const removed = checkout(cacheHome, FILES);
+    rmSync(join(removed.root, 'src', 'cli', 'words.ts'));
+    assert.equal(current(cacheHome, removed.src), undefined, 'removed');
+
+    const otherNode = checkout(cacheHome, FILES);
+    const path = withCacheHome(cacheHome, () => sourceScriptPath(fileURLToPath(otherNode.src)));
+    writeFileSync(path, readFileSync(path, 'latin1').replace(`"node":"${process.version}"`, '"node":"v22.13.0"'), 'latin1');
+    assert.equal(current(cacheHome, otherNode.src), undefined, 'written by another Node');
+    writeFileSync(path, '//{"node": \nnot a script');
+    assert.equal(current(cacheHome, otherNode.src), undefined, 'unreadable');
+
+    const untouched = checkout(cacheHome, FILES);
+    assert.equal(withCacheHome(cacheHome, () => currentSourceScript(untouched.src), { NODE_DISABLE_COMPILE_CACHE: '1' }), undefined, 'with the compile cache off');
+    const enabled = process.sourceMapsEnabled;
+    process.setSourceMapsEnabled(true);
+    try {
+      assert.equal(current(cacheHome, untouched.src), undefined, 'with source maps on');
+    } finally {
+      process.setSourceMapsEnabled(enabled);
+    }
+    assert.ok(current(cacheHome, untouched.src) !== undefined);
+  });
+
+  it('is not written for a checkout with a module it would convert wrongly', () => {
+    const cacheHome = mkdtempSync(join(scratch, 'home-'));
+    assert.throws(() => checkout(cacheHome, { ...FILES, 'cli/counter.ts': 'export let count = 0;' }), ScriptModuleError);
+    const folder = join(cacheHome, 'local-calendar-emulator', 'source-script');
+    assert.deepEqual(existsSync(folder) ? readdirSync(folder) : [], []);
+  });
+
+  it("holds every module of this checkout's src/ but the entry and the browser's files", () => {
+    const cacheHome = mkdtempSync(join(scratch, 'home-'));
+    const src = new URL('../../src/', import.meta.url);
+    const text = readFileSync(withCacheHome(cacheHome, () => writeSourceScript(src)), 'latin1');
+    const ids = [...text.matchAll(/^"([^"]+)": function \(exports, require, __moduleUrl\) \{$/gm)].map((m) => m[1]);
+    const expected = readdirSync(fileURLToPath(src), { recursive: true })
+      .map((name) => String(name).split('\\').join('/'))
+      .filter((id) => id.endsWith('.ts') && id !== 'main.ts' && !id.startsWith('inspector/'))
+      .sort();
+    assert.deepEqual(ids.sort(), expected);
+  });
+
+  it('is written by a start from src/ and used by the next start; not with --enable-source-maps', async () => {
+    const cacheHome = mkdtempSync(join(scratch, 'home-'));
+    const folder = (name: string): string[] => {
+      const dir = join(cacheHome, 'local-calendar-emulator', name);
+      return existsSync(dir) ? readdirSync(dir) : [];
+    };
+    /** Starts src/main.ts to its Listening line, then waits for `until` before stopping it. */
+    const startOnce = async (flags: string[], until: () => boolean): Promise<void> => {
+      const { child, exited } = await startMain(flags, ['--quiet'], envWithCacheHome(cacheHome));
+      for (let waited = 0; !until() && waited < 20_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+      child.kill();
+      await exited;
+    };
+    await startOnce(['--enable-source-maps'], () => true);
+    assert.deepEqual(folder('source-script'), [], 'none written with source maps on');
+    await startOnce([], () => folder('source-script').length > 0);
+    assert.equal(folder('source-script').length, 1, 'written after the first start');
+    assert.deepEqual(folder('code-cache'), [], 'that start ran src/');
+    // Only a start from a script writes a code cache of its own (src/cli/package-modules.ts).
+    await startOnce([], () => folder('code-cache').length > 0);
+    assert.equal(folder('code-cache').length, 1, 'the next start ran the script');
   });
 });
