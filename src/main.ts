@@ -53,7 +53,9 @@ function writeSourceScriptAside(src: URL): void {
   scriptWritten = true;
   setImmediate(function () {
     void import('node:worker_threads').then(function (threads) {
-      new threads.Worker(new URL('./cli/source-script-worker.ts', import.meta.url), { workerData: src.href });
+      const writer = new threads.Worker(new URL('./cli/source-script-worker.ts', import.meta.url), { workerData: src.href });
+      // A thread that fails leaves the checkout starting from src/, as before; never the service down.
+      writer.on('error', function () {});
     });
   });
 }
