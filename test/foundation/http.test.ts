@@ -2,11 +2,14 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { ServerResponse } from 'node:http';
+import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { silentLogger } from '../../src/http/log.ts';
 import { json, jsonText } from '../../src/http/result.ts';
 import type { Handler, Surface } from '../../src/http/surface.ts';
 import { Router } from '../../src/http/router.ts';
+import { writeResult } from '../../src/http/respond.ts';
 import { createHttpServer } from '../../src/http/server.ts';
 import type { Site } from '../../src/http/server.ts';
 import { call, startService } from '../_helpers/service.ts';
@@ -140,5 +143,44 @@ describe('answers wait for the store commit (group commit, Store.durable)', () =
       assert.equal(res.status, 500);
       assert.deepEqual(await res.json(), { error: 'rendered by the surface' });
     });
+  });
+});
+
+describe('answers of one turn of the event loop go out together (src/http/respond.ts)', () => {
+  /** A ServerResponse that records what is done to it. */
+  const recorder = (log: string[], name: string) =>
+    ({
+      writeHead: (status: number, headers: Record<string, unknown>) => log.push(`${name} head ${status} ${String(headers['Content-Length'])}`),
+      cork: () => undefined,
+      uncork: () => undefined,
+      write: (part: Buffer) => log.push(`${name} part ${part.toString()}`),
+      end: (part?: Buffer) => log.push(`${name} end${part === undefined ? '' : ` ${part.toString()}`}`),
+    }) as unknown as ServerResponse;
+
+  it('sets each head at once and ends the responses in order once the turn is over', async () => {
+    const log: string[] = [];
+    writeResult(recorder(log, 'a'), jsonText(200, '{"a":1}'));
+    writeResult(recorder(log, 'b'), { status: 200, headers: {}, body: [Buffer.from('{"b":'), Buffer.from('2}')] });
+    writeResult(recorder(log, 'c'), { status: 204, headers: {}, body: null });
+    writeResult(recorder(log, 'd'), jsonText(200, '{"d":4}'), true);
+    assert.deepEqual(log, ['a head 200 7', 'b head 200 7', 'c head 204 undefined', 'd head 200 7'], 'no body yet');
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(log.slice(4), ['a end {"a":1}', 'b part {"b":', 'b end 2}', 'c end', 'd end']);
+  });
+
+  it('answers pipelined requests on one connection in order', async (t) => {
+    const { port } = new URL(await startService(t));
+    const socket = connect(Number(port), '127.0.0.1');
+    const request = (path: string) => `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`;
+    socket.write(request('/__svc/health') + request('/no/such/path') + request('/__svc/health'));
+    let text = '';
+    await new Promise<void>((resolve) => {
+      socket.on('data', (chunk: Buffer) => {
+        text += chunk.toString('latin1');
+        if ((text.match(/HTTP\/1\.1 /g) ?? []).length === 3 && text.endsWith('}')) resolve();
+      });
+    });
+    socket.destroy();
+    assert.deepEqual([...text.matchAll(/HTTP\/1\.1 (\d+)/g)].map((m) => m[1]), ['200', '501', '200']);
   });
 });
