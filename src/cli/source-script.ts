@@ -69,10 +69,15 @@ export function currentSourceScript(srcUrl: URL): SourceScript | undefined {
     return undefined;
   }
   if (made.node !== process.version || made.src !== src || !Array.isArray(made.stamps) || made.stamps.length === 0) return undefined;
-  for (let i = 0; i < made.stamps.length; i++) {
-    const stamp = made.stamps[i] as Stamp;
-    const stats = statSync(src + stamp[0], { throwIfNoEntry: false });
-    if (stats === undefined || stats.size !== stamp[1] || stats.mtimeMs !== stamp[2]) return undefined;
+  try {
+    for (let i = 0; i < made.stamps.length; i++) {
+      const stamp = made.stamps[i] as Stamp;
+      const stats = statSync(src + stamp[0], { throwIfNoEntry: false });
+      if (stats === undefined || stats.size !== stamp[1] || stats.mtimeMs !== stamp[2]) return undefined;
+    }
+  } catch {
+    // A folder turned into a file (ENOTDIR), one no longer readable: not as recorded either.
+    return undefined;
   }
   return { path, text: bytes.toString('latin1', lineEnd + 1) };
 }

@@ -259,6 +259,11 @@ describe("a source checkout's own script (src/cli/source-script.ts)", { skip: NO
     rmSync(join(removed.root, 'src', 'cli', 'words.ts'));
     assert.equal(current(cacheHome, removed.src), undefined, 'removed');
 
+    const folderNowFile = checkout(cacheHome, FILES);
+    rmSync(join(folderNowFile.root, 'src', 'cli'), { recursive: true });
+    writeFileSync(join(folderNowFile.root, 'src', 'cli'), 'a file where the folder was');
+    assert.equal(current(cacheHome, folderNowFile.src), undefined, 'a folder that is now a file');
+
     const otherNode = checkout(cacheHome, FILES);
     const path = withCacheHome(cacheHome, () => sourceScriptPath(fileURLToPath(otherNode.src)));
     writeFileSync(path, readFileSync(path, 'latin1').replace(`"node":"${process.version}"`, '"node":"v22.13.0"'), 'latin1');
