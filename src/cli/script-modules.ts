@@ -7,14 +7,15 @@
 //
 // Each module becomes a function with its own scope, evaluated at most once and on first need, in
 // the order its importers ask for it. Its `import` declarations become `const` bindings of the
-// imported module's exports, and its exports are set when its body has run. That is what the ES
-// module would do, given two properties the conversion checks instead of assuming: no module
+// imported module's exports, all at the top of the function in the order they were written (ES
+// modules evaluate what they import before their own body), and its exports are set when its
+// body has run. That is what the ES module would do, given two properties the conversion checks instead of assuming: no module
 // imports itself through others (a cycle would let an importer read exports not yet set), and no
 // exported binding is reassigned (`export let`), so a copy is as good as a live binding. Only the
 // forms this code base writes are accepted, each at the start of a line; anything else (a default
 // export, `import.meta` beyond its url, an `import()` of a computed specifier) is refused with
 // the module's name, and the caller starts from the ES modules instead. Line numbers stay those of
-// the source. Imported by main.ts, so in syntax any Node parses.
+// the source.
 
 export class ScriptModuleError extends Error {}
 
@@ -39,7 +40,8 @@ export function scriptOf(modules: readonly SourceModule[], resolve: (specifier: 
       return target;
     });
     imports.set(module.id, converted.imports);
-    return `${JSON.stringify(module.id)}: function (exports, require, __moduleUrl) {\n${converted.code}\n},`;
+    // The bindings go on the function's own line, so the module's lines keep their numbers.
+    return `${JSON.stringify(module.id)}: function (exports, require, __moduleUrl) { ${converted.bindings}\n${converted.code}\n},`;
   });
   refuseCycles(imports);
   return `${LOADER}\nconst MODULES = {\n${definitions.join('\n')}\n};\nreturn load;\n})\n`;
@@ -61,13 +63,14 @@ function load(id) {
   return exports;
 }`;
 
-const IMPORT = /^import\s+([^'";]*?)\s*from\s*['"]([^'"]+)['"];|^import\s*['"]([^'"]+)['"];/gm;
+// `import … from '…'`, `import '…'` and `export { … } from '…'`: what a module links to.
+const LINK = /^import\s+([^'";]*?)\s*from\s*['"]([^'"]+)['"];|^import\s*['"]([^'"]+)['"];|^export\s*\{([^}]*)\}\s*from\s*['"]([^'"]+)['"]\s*;/gm;
 const EXPORT_DECLARATION = /^export\s+(async\s+function\s*\*?|function\s*\*?|const\b|class\b|let\b|var\b|default\b)\s*([A-Za-z_$][\w$]*)?/gm;
-const EXPORT_LIST = /^export\s*\{([^}]*)\}\s*(?:from\s*['"]([^'"]+)['"]\s*)?;/gm;
+const EXPORT_LIST = /^export\s*\{([^}]*)\}\s*;/gm;
 const DYNAMIC_IMPORT = /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
 const NAME = /^[A-Za-z_$][\w$]*$/;
 
-function convert(module: SourceModule, resolve: (specifier: string) => string): { code: string; imports: string[] } {
+function convert(module: SourceModule, resolve: (specifier: string) => string): { bindings: string; code: string; imports: string[] } {
   const refuse = (what: string): never => {
     throw new ScriptModuleError(`${module.id}: ${what}`);
   };
@@ -77,19 +80,24 @@ function convert(module: SourceModule, resolve: (specifier: string) => string): 
     if (specifier.startsWith('.')) imports.push(id);
     return JSON.stringify(id);
   };
+  const links: string[] = [];
   const exported: Array<[name: string, local: string]> = [];
-  let code = module.code.replace(IMPORT, (whole: string, clause: string | undefined, from: string | undefined, bare: string | undefined) =>
-    keepLines(whole, bare !== undefined ? `require(${importOf(bare)});` : `const ${bindings(clause as string, (from as string).startsWith('.'), refuse)} = require(${importOf(from as string)});`),
-  );
-  code = code.replace(EXPORT_LIST, (whole: string, list: string, from: string | undefined) => {
-    const names = specifiers(list, refuse);
-    if (from === undefined) {
-      exported.push(...names.map(([local, name]): [string, string] => [name, local]));
+  let code = module.code.replace(
+    LINK,
+    (whole: string, clause: string | undefined, from: string | undefined, bare: string | undefined, list: string | undefined, reexported: string | undefined) => {
+      if (bare !== undefined) links.push(`require(${importOf(bare)});`);
+      else if (from !== undefined) links.push(`const ${bindings(clause as string, from.startsWith('.'), refuse)} = require(${importOf(from)});`);
+      else {
+        const names = specifiers(list as string, refuse);
+        const source = `require(${importOf(reexported as string)})`;
+        links.push(names.length === 0 ? `${source};` : `{ const from = ${source}; ${names.map(([local, name]) => `exports.${name} = from.${local};`).join(' ')} }`);
+      }
       return keepLines(whole, '');
-    }
-    if (names.length === 0) return keepLines(whole, '');
-    const source = `require(${importOf(from)})`;
-    return keepLines(whole, `{ const from = ${source}; ${names.map(([local, name]) => `exports.${name} = from.${local};`).join(' ')} }`);
+    },
+  );
+  code = code.replace(EXPORT_LIST, (whole: string, list: string) => {
+    exported.push(...specifiers(list, refuse).map(([local, name]): [string, string] => [name, local]));
+    return keepLines(whole, '');
   });
   code = code.replace(EXPORT_DECLARATION, (whole: string, keyword: string, name: string | undefined) => {
     if (keyword === 'let' || keyword === 'var') refuse('an exported binding that can be reassigned');
@@ -110,7 +118,7 @@ function convert(module: SourceModule, resolve: (specifier: string) => string): 
   if (/\\[^\x00-\x7f]/.test(code)) refuse('an escaped character beyond ASCII');
   code = code.replaceAll('import.meta.url', '__moduleUrl');
   const exports = exported.map(([name, local]) => `exports.${name} = ${local};`).join(' ');
-  return { code: exports === '' ? code : `${code}\n${exports}`, imports };
+  return { bindings: links.join(' '), code: exports === '' ? code : `${code}\n${exports}`, imports };
 }
 
 /** The `{ a, b as c }` of an import clause as a destructuring pattern, a namespace (or a builtin's default) as a name. */

@@ -294,7 +294,7 @@ describe("a source checkout's own script (src/cli/source-script.ts)", { skip: NO
     const cacheHome = mkdtempSync(join(scratch, 'home-'));
     const src = new URL('../../src/', import.meta.url);
     const text = readFileSync(withCacheHome(cacheHome, () => writeSourceScript(src)), 'latin1');
-    const ids = [...text.matchAll(/^"([^"]+)": function \(exports, require, __moduleUrl\) \{$/gm)].map((m) => m[1]);
+    const ids = [...text.matchAll(/^"([^"]+)": function \(exports, require, __moduleUrl\) \{/gm)].map((m) => m[1]);
     const expected = readdirSync(fileURLToPath(src), { recursive: true })
       .map((name) => String(name).split('\\').join('/'))
       .filter((id) => id.endsWith('.ts') && id !== 'main.ts' && !id.startsWith('inspector/'))

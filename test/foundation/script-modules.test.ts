@@ -73,14 +73,16 @@ describe('modules as one script (src/cli/script-modules.ts)', () => {
     (globalThis as { __order?: string[] }).__order = order;
     try {
       const load = loaderOf({
-        'main.ts': "import { one } from './one.ts';\nimport './two.ts';\n__order.push('main ' + one);",
-        'one.ts': "import './two.ts';\n__order.push('one');\nexport const one = 1;",
+        // A statement written before an import still runs after it, as in an ES module.
+        'main.ts': "__order.push('main starts');\nimport { one } from './one.ts';\nimport './two.ts';\n__order.push('main ' + one);",
+        'one.ts': "import './two.ts';\n__order.push('one');\nexport const one = 1;\nexport {} from './three.ts';",
+        'three.ts': "__order.push('three');",
         'two.ts': "__order.push('two');",
         'unused.ts': "__order.push('unused');",
       });
       load('main.ts');
       load('main.ts');
-      assert.deepEqual(order, ['two', 'one', 'main 1']);
+      assert.deepEqual(order, ['two', 'three', 'one', 'main starts', 'main 1']);
     } finally {
       delete (globalThis as { __order?: string[] }).__order;
     }
