@@ -121,3 +121,24 @@ it('scrubs a token-shaped run wherever it stands, and only a run of exactly 43 o
     assert.equal(scrubTokens(text), text);
   }
 });
+
+it('scrubs exactly what the regular expression it replaces would (random texts)', () => {
+  const TOKEN_SHAPE = /(?<![\w-])(?=[\w-]*[A-Z])(?:[\w-]{51}|[\w-]{43})(?![\w-])/g;
+  const alphabet = ['a', 'z', 'Q', '0', '_', '-', '/', '%', '.', 'é', ' ', '='];
+  let seed = 7;
+  const next = (n: number): number => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return seed % n;
+  };
+  for (let round = 0; round < 3_000; round++) {
+    let text = '';
+    for (let piece = next(4); piece >= 0; piece--) {
+      // Runs of the lengths that matter and around them, joined by other characters.
+      const length = [42, 43, 44, 50, 51, 52, next(60)][next(7)] as number;
+      const capitalAt = next(2) === 0 ? next(length + 1) : -1;
+      for (let i = 0; i < length; i++) text += i === capitalAt ? 'K' : (['a', 'b', '0', '_', '-'][next(5)] as string);
+      text += alphabet[next(alphabet.length)] as string;
+    }
+    assert.equal(scrubTokens(text), text.replace(TOKEN_SHAPE, REDACTED), text);
+  }
+});
