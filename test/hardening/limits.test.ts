@@ -69,6 +69,17 @@ describe('limits', () => {
     assert.ok(result.elapsedMs < 500, `closed only after ${Math.round(result.elapsedMs)} ms`);
   });
 
+  it('a chunked body that grows past 1 MiB is 413, and the connection closes', async () => {
+    const head = `POST /__svc/fixtures HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`;
+    const chunk = `${(64 * 1024).toString(16)}\r\n${' '.repeat(64 * 1024)}\r\n`;
+    const result = await slowSocket(url, [head, ...Array.from({ length: 40 }, () => chunk), '0\r\n\r\n'], 1, 5000);
+    assert.match(result.received, /^HTTP\/1\.1 413 /);
+    assert.match(result.received, /"error":"payload_too_large"/);
+    assert.match(result.received, /\r\nConnection: close\r\n/i);
+    assert.ok(result.elapsedMs < 4000, `closed only after ${Math.round(result.elapsedMs)} ms`);
+    await alive();
+  });
+
   it('a URL over 16 KiB is 414 in the surface\'s error shape; one past the header limit is 431 and the service goes on', async () => {
     const long = 'x'.repeat(17 * 1024);
     const cases: ReadonlyArray<[string, SurfaceShape, Record<string, string>]> = [
