@@ -8,9 +8,9 @@
 // Node to parse, so that an old one still reaches the floor message.
 
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, posix, relative, sep } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import ts from 'typescript';
-import { asAscii, ScriptModuleError, scriptOf, WIDE_SPACE } from '../src/cli/script-modules.ts';
+import { asAscii, refuseWideSpace, scriptOf } from '../src/cli/script-modules.ts';
 
 const BUNDLE = 'modules.js';
 const MAIN = 'main.js';
@@ -34,16 +34,11 @@ const withoutComments = (id: string, code: string): string =>
 
 export function bundleDist(dist: string): void {
   const ids = moduleIds(dist);
-  const known = new Set(ids);
   const modules = ids.map((id) => {
     const code = readFileSync(join(dist, id), 'utf8');
-    // asAscii writes such whitespace as a space, which a string holding it must not become.
-    if (WIDE_SPACE.test(code)) throw new ScriptModuleError(`${id}: whitespace beyond ASCII`);
+    refuseWideSpace(id, code);
     return { id, code: withoutComments(id, code) };
   });
-  const script = scriptOf(modules, (specifier, from) => {
-    const target = posix.join(posix.dirname(from), specifier);
-    return known.has(target) ? target : undefined;
-  });
+  const script = scriptOf(modules);
   writeFileSync(join(dist, BUNDLE), asAscii(`// The package's modules in one file, built by .ci/bundle-package.ts.\n${script}`), 'latin1');
 }

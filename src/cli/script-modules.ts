@@ -17,6 +17,8 @@
 // the module's name, and the caller starts from the ES modules instead. Line numbers stay those of
 // the source.
 
+import { posix } from 'node:path';
+
 export class ScriptModuleError extends Error {}
 
 /** A module's code, with types stripped, and its id ("store/open.ts"). */
@@ -27,16 +29,18 @@ export interface SourceModule {
 
 /**
  * The script of `modules`: evaluated, a function of Node's require and the base URL of the
- * modules' folder, returning `load(id)`. `resolve` names the module a relative specifier of `id`
- * imports, or undefined if it is none of them.
+ * modules' folder, returning `load(id)`. A relative specifier names the module whose id is the
+ * importer's folder joined with it ("../store/open.ts" from "cli/run.ts" is "store/open.ts"); any
+ * other is Node's (a builtin).
  */
-export function scriptOf(modules: readonly SourceModule[], resolve: (specifier: string, id: string) => string | undefined): string {
+export function scriptOf(modules: readonly SourceModule[]): string {
+  const ids = new Set(modules.map((module) => module.id));
   const imports = new Map<string, string[]>();
   const definitions = modules.map((module) => {
     const converted = convert(module, (specifier) => {
       if (!specifier.startsWith('.')) return specifier;
-      const target = resolve(specifier, module.id);
-      if (target === undefined) throw new ScriptModuleError(`${module.id} imports ${specifier}, which is not a module here`);
+      const target = posix.join(posix.dirname(module.id), specifier);
+      if (!ids.has(target)) throw new ScriptModuleError(`${module.id} imports ${specifier}, which is not a module here`);
       return target;
     });
     imports.set(module.id, converted.imports);
@@ -173,7 +177,16 @@ function refuseCycles(imports: ReadonlyMap<string, readonly string[]>): void {
 }
 
 /** Whitespace beyond ASCII: Node's type stripping writes it where it removes a type that held such characters. */
-export const WIDE_SPACE = /[\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/;
+const WIDE_SPACE = /[\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/;
+
+/**
+ * Refuses module `id` if its text as written, before stripping or any other rewriting, holds
+ * whitespace beyond ASCII: in the script, such whitespace then comes only from the rewriting, and
+ * asAscii may write it as a space (a string holding it must not become one).
+ */
+export function refuseWideSpace(id: string, written: string): void {
+  if (WIDE_SPACE.test(written)) throw new ScriptModuleError(`${id}: whitespace beyond ASCII`);
+}
 
 /**
  * `text` in ASCII: whitespace beyond it as spaces (in stripped sources, where only the stripping

@@ -5,12 +5,15 @@
 // milliseconds, which a service that has just said it is listening must not take from its requests.
 
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { join, posix, relative, sep } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { asAscii, ScriptModuleError, scriptOf, WIDE_SPACE } from './script-modules.ts';
+import { asAscii, refuseWideSpace, scriptOf } from './script-modules.ts';
 import type { SourceModule } from './script-modules.ts';
-import { NOT_IN_SCRIPT, sourceScriptPath, strip } from './source-script.ts';
+import { sourceScriptPath, strip } from './source-script.ts';
 import type { Made, Stamp } from './source-script.ts';
+
+// The browser's files, and the entry, which runs before the script and decides to load it.
+const NOT_IN_SCRIPT = /^(?:inspector\/|main\.ts$)/;
 
 /**
  * Writes the script of the checkout at `srcUrl`, whole or not at all. Throws when this Node
@@ -21,11 +24,6 @@ export function writeSourceScript(srcUrl: URL): string {
   const src = fileURLToPath(srcUrl);
   const stamps: Stamp[] = [];
   const modules: SourceModule[] = [];
-  // Node warns that the call is experimental; the warning is for whoever calls it, not for the
-  // person running the service, who gets the same modules either way.
-  const emitWarning = process.emitWarning;
-  process.emitWarning = () => {};
-  try {
   for (const entry of readdirSync(src, { recursive: true, withFileTypes: true })) {
     const id = relative(src, join(entry.parentPath, entry.name)).split(sep).join('/');
     if (!entry.isFile() || !id.endsWith('.ts') || NOT_IN_SCRIPT.test(id)) continue;
@@ -33,18 +31,10 @@ export function writeSourceScript(srcUrl: URL): string {
     const stats = statSync(join(src, id));
     stamps.push([id, stats.size, stats.mtimeMs]);
     const code = readFileSync(join(src, id), 'utf8');
-    // (Any in the script then comes from the stripping, and asAscii may write it as a space.)
-    if (WIDE_SPACE.test(code)) throw new ScriptModuleError(`${id}: whitespace beyond ASCII`);
-    modules.push({ id, code: strip(code, { mode: 'strip' }) });
+    refuseWideSpace(id, code);
+    modules.push({ id, code: stripQuietly(strip, code) });
   }
-  } finally {
-    process.emitWarning = emitWarning;
-  }
-  const ids = new Set(modules.map((m) => m.id));
-  const script = scriptOf(modules, (specifier, from) => {
-    const target = posix.join(posix.dirname(from), specifier);
-    return ids.has(target) ? target : undefined;
-  });
+  const script = scriptOf(modules);
   const made: Made = { node: process.version, src, stamps };
   const path = sourceScriptPath(src);
   mkdirSync(join(path, '..'), { recursive: true });
@@ -54,3 +44,17 @@ export function writeSourceScript(srcUrl: URL): string {
   return path;
 }
 
+
+/**
+ * `code` with its types stripped. Node warns that the call is experimental; the warning is for
+ * whoever calls it, not for the person running the service, who gets the same modules either way.
+ */
+function stripQuietly(stripTypes: NonNullable<typeof strip>, code: string): string {
+  const emitWarning = process.emitWarning;
+  process.emitWarning = () => {};
+  try {
+    return stripTypes(code, { mode: 'strip' });
+  } finally {
+    process.emitWarning = emitWarning;
+  }
+}

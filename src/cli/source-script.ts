@@ -31,12 +31,9 @@ export interface SourceScript {
   readonly text: string;
 }
 
-// The browser's files, and the entry, which runs before the script and decides to load it.
-export const NOT_IN_SCRIPT = /^(?:inspector\/|main\.ts$)/;
-
 /** Where the script of the checkout whose src/ is `src` lives: one file per checkout and Node. */
-export function sourceScriptPath(src: string, env: NodeJS.ProcessEnv = process.env): string {
-  return join(userCacheDirectory(env, process.platform, homedir()), 'local-calendar-emulator', 'source-script', `${fnv1a(`${process.version} ${src}`)}.js`);
+export function sourceScriptPath(src: string): string {
+  return join(userCacheDirectory(process.env, process.platform, homedir()), 'local-calendar-emulator', 'source-script', `${fnv1a(`${process.version} ${src}`)}.js`);
 }
 
 interface StripApi {

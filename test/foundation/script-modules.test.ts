@@ -12,15 +12,10 @@ import type { SourceModule } from '../../src/cli/script-modules.ts';
 
 const BASE = 'file:///checkout/src/';
 
-const resolveIn = (ids: Set<string>) => (specifier: string, from: string) => {
-  const target = posix.join(posix.dirname(from), specifier);
-  return ids.has(target) ? target : undefined;
-};
-
 /** `load` of the script made of `modules` (id → code). */
 function loaderOf(modules: Record<string, string>): (id: string) => Record<string, unknown> {
   const list: SourceModule[] = Object.entries(modules).map(([id, code]) => ({ id, code }));
-  const script = scriptOf(list, resolveIn(new Set(Object.keys(modules))));
+  const script = scriptOf(list);
   const loader = runInThisContext(asAscii(script)) as (nodeRequire: NodeJS.Require, base: string) => (id: string) => Record<string, unknown>;
   return loader(createRequire(import.meta.url), BASE);
 }
@@ -90,7 +85,7 @@ describe('modules as one script (src/cli/script-modules.ts)', () => {
 
   it('keeps every line where it was, so stack traces name the source line', () => {
     const code = ["import {", "  b,", "} from './b.ts';", 'export const x = b;', "export { b as c } from './b.ts';", 'export function f() { throw new Error("line 6"); }'].join('\n');
-    const script = scriptOf([{ id: 'a.ts', code }, { id: 'b.ts', code: 'export const b = 1;' }], resolveIn(new Set(['a.ts', 'b.ts'])));
+    const script = scriptOf([{ id: 'a.ts', code }, { id: 'b.ts', code: 'export const b = 1;' }]);
     const body = script.slice(script.indexOf('"a.ts": function'));
     const lines = body.split('\n').slice(1);
     assert.equal(lines[5], 'export function f() { throw new Error("line 6"); }'.replace('export', '      '));
@@ -115,6 +110,6 @@ describe('modules as one script (src/cli/script-modules.ts)', () => {
     const a = load('a.ts');
     assert.deepEqual([a['dot'], a['dash'], a['rocket']], ['a · b', true, '🚀']);
     assert.equal(asAscii("'é'\u2002x"), "'\\u00e9' x", 'whitespace the stripping wrote becomes a space');
-    assert.match(asAscii(scriptOf([{ id: 'a.ts', code: "export const s = 'ü';" }], () => undefined)), /^[\x00-\x7f]*$/);
+    assert.match(asAscii(scriptOf([{ id: 'a.ts', code: "export const s = 'ü';" }])), /^[\x00-\x7f]*$/);
   });
 });

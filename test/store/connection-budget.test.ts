@@ -37,6 +37,12 @@ const isOpen = ({ path }: Opened): boolean => existsSync(`${path}-wal`);
 
 const descriptorsOf = (path: string): number => openFiles((open) => open === path);
 
+/** Writes event `e` of calendar `cal` with `summary`, committed. */
+async function putSummary(store: Store, summary: string): Promise<void> {
+  store.putEvent(event('cal', 'e', { seq: store.nextSeq(), data: { summary } }));
+  await store.durable();
+}
+
 /** Opens stores under `budget` until `victim`'s connection has closed. */
 async function closeByOpeningOthers(budget: ConnectionBudget, victim: Opened, others: Opened[]): Promise<void> {
   others.push(open(budget));
@@ -112,16 +118,14 @@ describe('SQLite stores under a connection budget', { skip: SQLITE_SKIP }, () =>
   it('sees what another connection committed while it was closed, and counts it in othersCommitted', async () => {
     const budget = new ConnectionBudget(1);
     const a = open(budget);
-    a.store.putEvent(event('cal', 'e', { seq: a.store.nextSeq(), data: { summary: 'ours' } }));
-    await a.store.durable();
+    await putSummary(a.store, 'ours');
     assert.equal(a.store.getEvent('cal', 'e')?.data.summary, 'ours', 'now in its read cache');
     const counted = a.store.othersCommitted();
     const others: Opened[] = [];
     await closeByOpeningOthers(budget, a, others);
 
     const other = open(undefined, a.path);
-    other.store.putEvent(event('cal', 'e', { seq: other.store.nextSeq(), data: { summary: 'theirs' } }));
-    await other.store.durable();
+    await putSummary(other.store, 'theirs');
     other.store.close();
     assert.equal(a.store.getEvent('cal', 'e')?.data.summary, 'theirs');
     assert.ok(a.store.othersCommitted() > counted, 'the caches above the store start over');
@@ -131,11 +135,9 @@ describe('SQLite stores under a connection budget', { skip: SQLITE_SKIP }, () =>
   it('keeps open a store holding a snapshot or uncommitted writes', async () => {
     const budget = new ConnectionBudget(1);
     const a = open(budget);
-    a.store.putEvent(event('cal', 'e', { seq: a.store.nextSeq(), data: { summary: 'at the snapshot' } }));
-    await a.store.durable();
+    await putSummary(a.store, 'at the snapshot');
     const snapshot = a.store.takeSnapshot();
-    a.store.putEvent(event('cal', 'e', { seq: a.store.nextSeq(), data: { summary: 'after it' } }));
-    await a.store.durable();
+    await putSummary(a.store, 'after it');
     const b = open(budget);
     // Not committed yet when c opens.
     b.store.setMeta('pending', 'yes');
