@@ -1,7 +1,9 @@
-// One journal entry as GET /__svc/requests shows it (docs/journal.md), serialized once when the
-// request is recorded: the query and body with their secrets redacted (redact.ts, body.ts), the
-// path with token-shaped runs scrubbed, and the error reason read from a non-2xx answer. Nothing
-// of the request or its answer is kept past this point.
+// One journal entry as GET /__svc/requests shows it (docs/journal.md). What needs reading is read
+// once, when the request is recorded: the query and body are redacted (redact.ts, body.ts) and
+// kept as JSON text, the path has its token-shaped runs scrubbed, and the error reason is read
+// from a non-2xx answer. The rest are values the request already holds, so the entry's text is
+// written out from its parts when it is read, which parses nothing. Nothing else of the request
+// or its answer is kept.
 
 import type { ApiRequest } from '../http/request.ts';
 import type { Result } from '../http/result.ts';
@@ -18,22 +20,79 @@ export interface Recorded {
   durationMs: number;
 }
 
-/** The entry's JSON text, its members in the order of docs/journal.md. */
-export function entryText(req: ApiRequest, result: Result, recorded: Recorded): string {
+export interface Entry {
+  readonly id: number;
+  readonly at: number;
+  readonly method: string;
+  /** Scrubbed of token-shaped runs. */
+  readonly path: string;
+  /** Redacted, as JSON text. */
+  readonly query: string;
+  readonly operation: string | null;
+  readonly userId: string | null;
+  readonly clientId: string | null;
+  readonly connectionId: string | null;
+  readonly status: number;
+  readonly durationMs: number;
+  /** Redacted, as JSON text. */
+  readonly body: string;
+  readonly error: string | null;
+  readonly fault: string | null;
+  /** At least the UTF-8 bytes of the entry's text, which the journal's bound counts. */
+  readonly bytes: number;
+}
+
+// Besides its strings, an entry's text holds its member names and punctuation (143 bytes), the
+// quotes of the method and path (4), "null" or the quotes of six more (24 at most), and an id,
+// status, duration and time (68 at most): 239 in all.
+const FIXED_BYTES = 256;
+
+/** The request as the journal keeps it. */
+export function entryOf(req: ApiRequest, result: Result, recorded: Recorded): Entry {
   const { trace } = req;
   // Only a non-2xx answer names an error.
   const error = result.status >= 200 && result.status < 300 ? null : errorReason(result);
-  // Written member by member rather than as JSON.stringify of an object built for the purpose,
-  // which cost a good part of recording a request. Every string goes through JSON.stringify; the
-  // numbers are finite (ids and statuses are integers, durationMs a difference of
-  // performance.now() readings), so their text is what JSON.stringify would write.
+  const path = scrubTokens(req.path);
   const query = req.query.size === 0 ? '{}' : JSON.stringify(queryFields(req.query));
+  const body = bodyText(req.body);
+  // A string written through JSON.stringify takes at most 6 bytes a UTF-16 unit (a control
+  // character becomes \u00XX); the query and body texts are counted as they are.
+  const strings =
+    req.method.length + path.length + lengthOf(trace.operation) + lengthOf(trace.userId) + lengthOf(trace.clientId) + lengthOf(trace.connectionId) + lengthOf(error) + lengthOf(trace.fault);
+  return {
+    id: recorded.id,
+    at: recorded.at,
+    method: req.method,
+    path,
+    query,
+    operation: trace.operation,
+    userId: trace.userId,
+    clientId: trace.clientId,
+    connectionId: trace.connectionId,
+    status: result.status,
+    durationMs: recorded.durationMs,
+    body,
+    error,
+    fault: trace.fault,
+    bytes: FIXED_BYTES + 6 * strings + Buffer.byteLength(query) + Buffer.byteLength(body),
+  };
+}
+
+/** The entry's JSON text, its members in the order of docs/journal.md. */
+export function entryText(entry: Entry): string {
+  // Written member by member: every string goes through JSON.stringify; the numbers are finite
+  // (ids and statuses are integers, durationMs a difference of performance.now() readings), so
+  // their text is what JSON.stringify would write.
   return (
-    `{"id":${recorded.id},"at":"${formatIsoUtc(recorded.at)}","method":${JSON.stringify(req.method)},"path":${JSON.stringify(scrubTokens(req.path))}` +
-    `,"query":${query},"operation":${jsonOrNull(trace.operation)},"userId":${jsonOrNull(trace.userId)},"clientId":${jsonOrNull(trace.clientId)}` +
-    `,"connectionId":${jsonOrNull(trace.connectionId)},"status":${result.status},"durationMs":${Math.round(recorded.durationMs * 1000) / 1000}` +
-    `,"body":${bodyText(req.body)},"error":${jsonOrNull(error)},"fault":${jsonOrNull(trace.fault)}}`
+    `{"id":${entry.id},"at":"${formatIsoUtc(entry.at)}","method":${JSON.stringify(entry.method)},"path":${JSON.stringify(entry.path)}` +
+    `,"query":${entry.query},"operation":${jsonOrNull(entry.operation)},"userId":${jsonOrNull(entry.userId)},"clientId":${jsonOrNull(entry.clientId)}` +
+    `,"connectionId":${jsonOrNull(entry.connectionId)},"status":${entry.status},"durationMs":${Math.round(entry.durationMs * 1000) / 1000}` +
+    `,"body":${entry.body},"error":${jsonOrNull(entry.error)},"fault":${jsonOrNull(entry.fault)}}`
   );
+}
+
+function lengthOf(text: string | null): number {
+  return text === null ? 0 : text.length;
 }
 
 /** A string or null as JSON; most entries name no error and no fault, written without a call. */
