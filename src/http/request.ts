@@ -25,6 +25,8 @@ export interface ApiRequest {
   /** The raw path, still percent-encoded. */
   path: string;
   query: URLSearchParams;
+  /** The text `query` was read from, after the `?`, still percent-encoded; '' when none. */
+  search: string;
   headers: IncomingMessage['headers'];
   body: Buffer;
   /** The public base URL of the service (no trailing slash), a workspace's prefix included (docs/workspaces.md). */

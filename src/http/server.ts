@@ -123,10 +123,12 @@ async function handle(options: HttpServerOptions, incoming: IncomingMessage, res
   }
   const { site, path } = routed;
   const surface = site.surfaces.find((s) => s.owns(path));
+  const search = q === -1 ? '' : url.slice(q + 1);
   const req: ApiRequest = {
     method: effectiveMethod(incoming),
     path,
-    query: new URLSearchParams(q === -1 ? '' : url.slice(q + 1)),
+    query: new URLSearchParams(search),
+    search,
     headers: incoming.headers,
     body: NO_BODY,
     baseUrl: routed.baseUrl,

@@ -47,13 +47,30 @@ export interface Entry {
 // status, duration and time (68 at most): 239 in all.
 const FIXED_BYTES = 256;
 
+/**
+ * The redacted JSON text of the query last recorded: a client polling for changes sends the same
+ * one again and again, and redacting a sync token's query cost a microsecond.
+ */
+export class LastQuery {
+  #search = '';
+  #text = '{}';
+
+  textOf(req: ApiRequest): string {
+    if (req.search !== this.#search) {
+      this.#text = req.query.size === 0 ? '{}' : JSON.stringify(queryFields(req.query));
+      this.#search = req.search;
+    }
+    return this.#text;
+  }
+}
+
 /** The request as the journal keeps it. */
-export function entryOf(req: ApiRequest, result: Result, recorded: Recorded): Entry {
+export function entryOf(req: ApiRequest, result: Result, recorded: Recorded, lastQuery: LastQuery): Entry {
   const { trace } = req;
   // Only a non-2xx answer names an error.
   const error = result.status >= 200 && result.status < 300 ? null : errorReason(result);
   const path = scrubTokens(req.path);
-  const query = req.query.size === 0 ? '{}' : JSON.stringify(queryFields(req.query));
+  const query = lastQuery.textOf(req);
   const body = bodyText(req.body);
   // A string written through JSON.stringify takes at most 6 bytes a UTF-16 unit (a control
   // character becomes \u00XX); the query and body texts are counted as they are.

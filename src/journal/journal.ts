@@ -8,7 +8,7 @@ import type { Clock } from '../domain/clock.ts';
 import type { Logger } from '../http/log.ts';
 import type { ApiRequest } from '../http/request.ts';
 import type { Result } from '../http/result.ts';
-import { entryOf, entryText } from './entry.ts';
+import { LastQuery, entryOf, entryText } from './entry.ts';
 import type { Entry } from './entry.ts';
 
 /** What the ring's entries may hold in all, their texts' UTF-8 bytes summed. */
@@ -29,6 +29,7 @@ export class Journal {
   readonly #capacity: number;
   readonly #clock: Clock;
   readonly #log: Logger;
+  readonly #lastQuery = new LastQuery();
   /** The slot of the oldest entry. */
   #first = 0;
   #count = 0;
@@ -48,7 +49,7 @@ export class Journal {
     const capacity = this.#capacity;
     if (capacity === 0 || req.path === '/__svc' || req.path.startsWith('/__svc/')) return;
     try {
-      const entry = entryOf(req, result, { id: this.#nextId, at: this.#clock.now(), durationMs });
+      const entry = entryOf(req, result, { id: this.#nextId, at: this.#clock.now(), durationMs }, this.#lastQuery);
       this.#nextId++;
       while (this.#count > 0 && (this.#count === capacity || this.#bytes + entry.bytes > MAX_BYTES)) this.#dropOldest();
       this.#slots[(this.#first + this.#count) % capacity] = entry;

@@ -53,6 +53,7 @@ export async function callApi(ctx: ToolContext, operation: CalendarOperation, ca
     method: route.method,
     path,
     query,
+    search: query.toString(),
     headers: {},
     body: call.body === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(call.body)),
     baseUrl: ctx.baseUrl,

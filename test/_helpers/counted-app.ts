@@ -53,7 +53,7 @@ export function countedApp(events: unknown[]): CountedApp {
     calls,
     call: ({ method, path, query = '', body, params = {} }) => ({
       app,
-      req: { method, path, query: new URLSearchParams(query), headers: {}, body: Buffer.from(body === undefined ? '' : JSON.stringify(body)), baseUrl: 'http://127.0.0.1:1', localPort: 1, trace: emptyTrace() },
+      req: { method, path, query: new URLSearchParams(query), search: query, headers: {}, body: Buffer.from(body === undefined ? '' : JSON.stringify(body)), baseUrl: 'http://127.0.0.1:1', localPort: 1, trace: emptyTrace() },
       params,
       auth: { user, connection: { id: 'c', clientId: 'x', userId, scopes: [], offline: false, createdAt: 0 }, scopes: [] },
       caches,

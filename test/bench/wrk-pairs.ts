@@ -11,6 +11,7 @@
 //   --seconds S                  length of a round (default 2)
 //   --rows a,b,…                 a subset of: grant, week, sync, get, list, freebusy, insert
 //   --per-calendar N             events in each of the 10 freeBusy calendars (default 10,000)
+//   --service-args "…"           more flags for the service, e.g. "--journal-size 0" to see what a part costs
 //
 // Beside throughput, each round reads the server's CPU time from /proc (Linux): the CPU ratio is
 // the bare server's CPU time per request over the service's, a figure that other processes on the
@@ -39,6 +40,7 @@ function option(name: string, fallback: string): string {
 const pairs = Number(option('pairs', '7'));
 const seconds = Number(option('seconds', '2'));
 const perCalendar = Number(option('per-calendar', '10000'));
+const serviceArgs = option('service-args', '').split(' ').filter((arg) => arg !== '');
 const storeOption = option('store', sqliteAvailable ? 'both' : 'memory');
 const stores = (storeOption === 'both' ? ['memory', 'sqlite'] : [storeOption]) as Array<'memory' | 'sqlite'>;
 const ROWS = ['grant', 'week', 'sync', 'get', 'list', 'freebusy', 'insert'] as const;
@@ -186,7 +188,7 @@ try {
   const fixture = writeFixture(join(work, 'main.json'), mainWorkspace(10, perCalendar));
   process.stdout.write(`wrk -t1 -c16, ${pairs} pairs of ${seconds} s rounds, service and bare alternating; median ratio and its range\n`);
   for (const store of stores) {
-    const service = await startService({ db: store === 'memory' ? ':memory:' : join(work, 'wrk.db'), fixture });
+    const service = await startService({ db: store === 'memory' ? ':memory:' : join(work, 'wrk.db'), fixture, args: serviceArgs });
     try {
       const specs = await specsFor(service);
       process.stdout.write(`\n${store}\n| row | req/s | ratio | spread | CPU/request | CPU ratio (spread) |\n| --- | ---: | ---: | --- | ---: | --- |\n`);

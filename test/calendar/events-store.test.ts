@@ -86,6 +86,7 @@ function callOf(service: Service, handler: CalendarHandler, init: { method: stri
       method: init.method,
       path: init.path,
       query: new URLSearchParams(init.query ?? ''),
+      search: init.query ?? '',
       headers: {},
       body: Buffer.from(init.body === undefined ? '' : JSON.stringify(init.body)),
       baseUrl: 'http://127.0.0.1:1',

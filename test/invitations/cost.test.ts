@@ -58,7 +58,7 @@ function setup(): { app: App; calls: string[]; run(userId: string, handler: Cale
         app,
         caches,
         notifier,
-        req: { method, path: '/calendar/v3/x', query: new URLSearchParams(), headers: {}, body: Buffer.from(body === undefined ? '' : JSON.stringify(body)), baseUrl: 'http://127.0.0.1:1', localPort: 1, trace: emptyTrace() },
+        req: { method, path: '/calendar/v3/x', query: new URLSearchParams(), search: '', headers: {}, body: Buffer.from(body === undefined ? '' : JSON.stringify(body)), baseUrl: 'http://127.0.0.1:1', localPort: 1, trace: emptyTrace() },
         params,
         auth: { user, connection: { id: 'c', clientId: 'x', userId, scopes: [], offline: false, createdAt: 0 }, scopes: [] },
       };

@@ -63,7 +63,7 @@ describe('a body as the journal keeps it', () => {
 });
 
 describe('the ring', () => {
-  const request = (body: string): ApiRequest => ({ method: 'POST', path: '/x', query: new URLSearchParams(), headers: {}, body: Buffer.from(body), baseUrl: '', localPort: 0, trace: emptyTrace() });
+  const request = (body: string): ApiRequest => ({ method: 'POST', path: '/x', query: new URLSearchParams(), search: '', headers: {}, body: Buffer.from(body), baseUrl: '', localPort: 0, trace: emptyTrace() });
 
   it('holds at most 16 MiB of entries, dropping the oldest first', () => {
     const journal = new Journal(10_000, new Clock(() => 0), { info() {}, error() {} });

@@ -8,11 +8,11 @@ import { Clock } from '../../src/domain/clock.ts';
 import { emptyTrace } from '../../src/http/request.ts';
 import type { ApiRequest } from '../../src/http/request.ts';
 import { json } from '../../src/http/result.ts';
-import { entryOf, entryText } from '../../src/journal/entry.ts';
+import { LastQuery, entryOf, entryText } from '../../src/journal/entry.ts';
 import { Journal } from '../../src/journal/journal.ts';
 
 function request(path: string): ApiRequest {
-  return { method: 'GET', path, query: new URLSearchParams(), headers: {}, body: Buffer.alloc(0), baseUrl: 'http://127.0.0.1', localPort: 0, trace: emptyTrace() };
+  return { method: 'GET', path, query: new URLSearchParams(), search: '', headers: {}, body: Buffer.alloc(0), baseUrl: 'http://127.0.0.1', localPort: 0, trace: emptyTrace() };
 }
 
 it('an exception while recording is logged, never thrown, and later requests are still recorded', () => {
@@ -59,14 +59,37 @@ it('counts every entry at no fewer bytes than its text, whatever its strings hol
   const text = (length: number) => Array.from({ length }, () => units[Math.floor(random() * units.length)]).join('');
   for (let i = 0; i < 500; i++) {
     const req = request(`/${text(Math.floor(random() * 80))}`);
-    if (random() < 0.5) req.query = new URLSearchParams([[text(5), text(30)], ['syncToken', text(60)]]);
+    if (random() < 0.5) {
+      req.query = new URLSearchParams([[text(5), text(30)], ['syncToken', text(60)]]);
+      req.search = req.query.toString();
+    }
     if (random() < 0.5) req.body = Buffer.from(JSON.stringify({ summary: text(100) }));
     req.method = random() < 0.5 ? 'GET' : text(8);
     if (random() < 0.7) Object.assign(req.trace, { operation: text(20), userId: text(20), clientId: text(20), connectionId: text(20), fault: text(12) });
     const status = random() < 0.5 ? 200 : 404;
     const answer = json(status, { error: { errors: [{ reason: text(20) }] } });
-    const entry = entryOf(req, answer, { id: Number.MAX_SAFE_INTEGER - i, at: Date.UTC(9999, 11, 31) + i, durationMs: random() * 1e9 });
+    const entry = entryOf(req, answer, { id: Number.MAX_SAFE_INTEGER - i, at: Date.UTC(9999, 11, 31) + i, durationMs: random() * 1e9 }, new LastQuery());
     const bytes = Buffer.byteLength(entryText(entry));
     assert.ok(entry.bytes >= bytes, `entry ${i}: counted ${entry.bytes}, written ${bytes}`);
   }
+});
+
+it('shows each request its own query, however queries repeat and alternate', () => {
+  const journal = new Journal(100, new Clock(() => 0), { info() {}, error() {} });
+  const searches = ['syncToken=abc&maxResults=5', 'syncToken=abc&maxResults=5', 'maxResults=5', '', 'access_token=x&q=1', 'syncToken=abc&maxResults=5', '', 'a=1&a=2'];
+  for (const search of searches) journal.record({ ...request('/q'), query: new URLSearchParams(search), search }, json(200, {}), 1);
+  const { requests } = JSON.parse(journal.read({ since: 0, limit: 100 })) as { requests: Array<{ query: unknown }> };
+  assert.deepEqual(
+    requests.map((entry) => entry.query),
+    [
+      { syncToken: 'abc', maxResults: '5' },
+      { syncToken: 'abc', maxResults: '5' },
+      { maxResults: '5' },
+      {},
+      { access_token: '[redacted]', q: '1' },
+      { syncToken: 'abc', maxResults: '5' },
+      {},
+      { a: ['1', '2'] },
+    ],
+  );
 });

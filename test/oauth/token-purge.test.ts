@@ -62,7 +62,7 @@ function grants(store: Store): Grants {
   const userinfo = route('GET', '/userinfo');
   const form = Buffer.from(new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: CLIENT.id, client_secret: CLIENT.secret }).toString());
   const request = (method: string, path: string, headers: ApiRequest['headers'], body: Buffer) =>
-    ({ method, path, query: new URLSearchParams(), headers, body, baseUrl: 'http://127.0.0.1:1', localPort: 1, trace: emptyTrace() }) satisfies ApiRequest;
+    ({ method, path, query: new URLSearchParams(), search: '', headers, body, baseUrl: 'http://127.0.0.1:1', localPort: 1, trace: emptyTrace() }) satisfies ApiRequest;
   const tokenRequest = request('POST', '/oauth/token', { 'content-type': 'application/x-www-form-urlencoded' }, form);
   return {
     app,
