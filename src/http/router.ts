@@ -6,7 +6,10 @@
 export type Params = Record<string, string>;
 
 interface Route<H> {
-  segments: string[];
+  /** The literal segments by position; undefined where the pattern takes a parameter. */
+  literals: Array<string | undefined>;
+  /** The parameters' positions and names. */
+  params: Array<{ at: number; name: string }>;
   handler: H;
 }
 
@@ -21,9 +24,11 @@ export class Router<H> {
 
   add(method: string, pattern: string, handler: H): this {
     const segments = split(pattern);
+    const literals = segments.map((segment) => (segment.startsWith(':') ? undefined : segment));
+    const params = segments.flatMap((segment, at) => (segment.startsWith(':') ? [{ at, name: segment.slice(1) }] : []));
     let byLength = this.#routes.get(method);
     if (byLength === undefined) this.#routes.set(method, (byLength = []));
-    (byLength[segments.length] ??= []).push({ segments, handler });
+    (byLength[segments.length] ??= []).push({ literals, params, handler });
     return this;
   }
 
@@ -31,7 +36,7 @@ export class Router<H> {
   match(method: string, path: string): Match<H> {
     const segments = split(path);
     for (const route of this.#routes.get(method)?.[segments.length] ?? []) {
-      const params = matchSegments(route.segments, segments);
+      const params = matchSegments(route, segments);
       if (params) return { kind: 'found', handler: route.handler, params };
     }
     return { kind: 'none' };
@@ -43,26 +48,27 @@ function split(path: string): string[] {
   return trimmed === '' ? [] : trimmed.split('/');
 }
 
-function matchSegments(pattern: string[], actual: string[]): Params | undefined {
+function matchSegments(route: Route<unknown>, actual: string[]): Params | undefined {
   // The literal segments first: most routes tried fail on one, before any decoding.
-  for (let i = 0; i < pattern.length; i++) {
-    const expected = pattern[i] as string;
-    if (!expected.startsWith(':') && expected !== actual[i]) return undefined;
+  const { literals } = route;
+  for (let i = 0; i < literals.length; i++) {
+    const expected = literals[i];
+    if (expected !== undefined && expected !== actual[i]) return undefined;
   }
   const params: Params = {};
-  for (let i = 0; i < pattern.length; i++) {
-    const expected = pattern[i] as string;
-    if (!expected.startsWith(':')) continue;
-    const segment = actual[i] as string;
+  for (const { at, name } of route.params) {
+    const segment = actual[at] as string;
     if (segment === '') return undefined;
     const decoded = decodeSegment(segment);
     if (decoded === undefined) return undefined;
-    params[expected.slice(1)] = decoded;
+    params[name] = decoded;
   }
   return params;
 }
 
 function decodeSegment(segment: string): string | undefined {
+  // Most segments (`primary`, event ids) hold nothing to decode.
+  if (!segment.includes('%')) return segment;
   try {
     return decodeURIComponent(segment);
   } catch {

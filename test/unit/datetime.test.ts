@@ -89,3 +89,56 @@ test('RFC 5545 basic forms', () => {
   rejects(() => parseBasic('2026-12-25', 'RDATE'), 'RDATE', /not an RFC 5545 DATE/);
   assert.equal(formatBasicUtc(Date.parse('2022-01-31T17:00:00.250Z')), '20220131T170000Z');
 });
+
+test('date-times are read exactly as the RFC 3339 regular expression read them', () => {
+  // The reading before it was done by character: the expression's captures, then the same checks.
+  const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})?$/;
+  const expected = (text: string): string => {
+    const m = RFC3339.exec(text);
+    if (m === null) return 'malformed';
+    const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+    const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+    const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] ?? 0;
+    if (year < 1 || month < 1 || month > 12 || day < 1 || day > days || hour > 23 || minute > 59 || second > 59) return 'out of range';
+    const zone = m[8];
+    if (zone !== undefined && zone.length === 6 && (Number(zone.slice(1, 3)) > 23 || Number(zone.slice(4, 6)) > 59)) return 'out of range';
+    const ms = m[7] === undefined ? 0 : Number(m[7].slice(1, 4).padEnd(3, '0'));
+    const date = new Date(0);
+    date.setUTCFullYear(year, month - 1, day);
+    const wall = date.setUTCHours(hour, minute, second, ms);
+    if (zone === undefined) return `floating ${wall}`;
+    const offset = zone.length === 1 ? 0 : (zone[0] === '-' ? -1 : 1) * (Number(zone.slice(1, 3)) * 3_600_000 + Number(zone.slice(4, 6)) * 60_000);
+    return `at ${wall - offset}`;
+  };
+  const actual = (text: string): string => {
+    try {
+      const instant = parseDateTimeWithZone(text, 'UTC', 'f');
+      try {
+        return `at ${parseRfc3339(text, 'f')}` === `at ${instant}` ? `at ${instant}` : 'mismatch';
+      } catch {
+        return `floating ${instant}`;
+      }
+    } catch (error) {
+      assert.ok(error instanceof DateTimeError);
+      return /not an RFC 3339 date-time/.test(error.message) ? 'malformed' : 'out of range';
+    }
+  };
+  const seeds = ['2026-10-19T10:00:00+09:00', '2026-10-19t01:00:00.123456z', '0001-01-01T00:00:00', '2024-02-29T23:59:59-00:00', '9999-12-31T23:59:59.9+23:59'];
+  const alphabet = ['0', '1', '2', '5', '9', '-', ':', 'T', 't', 'Z', 'z', '+', '.', ' ', 'x', '\u0661', '\n', ''];
+  const outcomes = new Set<string>();
+  let seed = 11;
+  const random = (n: number) => (seed = (seed * 48271) % 2147483647) % n;
+  for (let i = 0; i < 20_000; i++) {
+    let text = seeds[random(seeds.length)] as string;
+    for (let edits = random(4); edits > 0; edits--) {
+      const at = random(text.length + 1);
+      const char = alphabet[random(alphabet.length)] as string;
+      const kind = random(3);
+      text = kind === 0 ? text.slice(0, at) + char + text.slice(at + 1) : kind === 1 ? text.slice(0, at) + char + text.slice(at) : text.slice(0, at) + text.slice(at + 1);
+    }
+    const outcome = expected(text);
+    assert.equal(actual(text), outcome, JSON.stringify(text));
+    outcomes.add(outcome.split(' ')[0] as string);
+  }
+  assert.deepEqual([...outcomes].sort(), ['at', 'floating', 'malformed', 'out']);
+});
