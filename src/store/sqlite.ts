@@ -49,6 +49,11 @@ import type { AccessTokenRecord, CalendarListEntryRecord, CalendarRecord, Channe
  * each forget the other's lists more often than needed.
  */
 const USERS_LIST = 'users';
+/**
+ * The group of the lists of channels watching each resource, read by every write (push/service.ts)
+ * although few resources are watched; a channel written forgets them all. Named as USERS_LIST is.
+ */
+const CHANNEL_LISTS = 'channels';
 
 /**
  * What a snapshot (Store.takeSnapshot) keeps: the workspace's tables but the outbox, which is not
@@ -507,6 +512,7 @@ export class SqliteStore implements Store, BudgetedConnection {
 
   putChannel(c: ChannelRecord): void {
     this.#write(this.#sql.putChannel, channelColumns(c));
+    this.#cache.forgetLists(CHANNEL_LISTS);
   }
   getChannel(id: string): ChannelRecord | undefined {
     const r = rowAs<ChannelRow>(this.#sql.getChannel.get(id));
@@ -515,11 +521,14 @@ export class SqliteStore implements Store, BudgetedConnection {
   listChannels(): ChannelRecord[] {
     return this.#all(this.#sql.listChannels, toChannel);
   }
-  listChannelsWatching(resource: ChannelResource): ChannelRecord[] {
-    return this.#all(this.#sql.listChannelsWatching, toChannel, ...resourceColumns(resource));
+  listChannelsWatching(resource: ChannelResource): readonly ChannelRecord[] {
+    this.#noticeOthers();
+    const [kind, key] = resourceColumns(resource);
+    return this.#cache.list(CHANNEL_LISTS, `${kind}\n${key}`, () => this.#all(this.#sql.listChannelsWatching, toChannel, kind, key));
   }
   deleteChannel(id: string): void {
     this.#write(this.#sql.deleteChannel, [id]);
+    this.#cache.forgetLists(CHANNEL_LISTS);
   }
   rememberChannelId(id: string): void {
     this.transaction(() => {

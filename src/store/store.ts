@@ -310,7 +310,7 @@ export interface Store {
   getChannel(id: string): ChannelRecord | undefined;
   listChannels(): ChannelRecord[];
   /** The channels watching one resource (expired ones included), ordered like listChannels. */
-  listChannelsWatching(resource: ChannelResource): ChannelRecord[];
+  listChannelsWatching(resource: ChannelResource): readonly ChannelRecord[];
   deleteChannel(id: string): void;
   /**
    * Remembers that a channel used this id, for as long as the workspace lasts (clearWorkspace

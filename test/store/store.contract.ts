@@ -647,6 +647,12 @@ export function storeContract(name: string, open: () => Promise<Store> | Store, 
           assert.deepEqual(first, s.getChannel('other-cal'));
           s.deleteChannel('early');
           assert.deepEqual(s.listChannelsWatching({ kind: 'events', calendarId: 'cal' }).map((c) => c.id), ['late']);
+          // A channel written after a listing shows in the next one, as it now is.
+          s.putChannel(channel('new', 'k3', { createdAt: T0 + 3, resource: { kind: 'events', calendarId: 'cal' } }));
+          s.putChannel({ ...(s.getChannel('late') as ChannelRecord), nextMessageNumber: 7 });
+          const listed = s.listChannelsWatching({ kind: 'events', calendarId: 'cal' });
+          assert.deepEqual(listed.map((c) => [c.id, c.nextMessageNumber]), [['late', 7], ['new', 1]]);
+          assert.deepEqual(s.listChannelsWatching({ kind: 'calendarList', userId: 'cal' }).map((c) => c.id), ['same-key-list']);
         }));
 
       it('remembers used channel ids, rolled back with a transaction, forgotten by clearWorkspace', () =>

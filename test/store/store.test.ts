@@ -490,6 +490,16 @@ describe('sqlite store', sqliteSkip, () => {
         assert.equal(s.listEventsOverlapping('r', 0, Number.MAX_SAFE_INTEGER)[0]?.data.summary, 'theirs');
       }));
 
+    it("lists the channels another connection wrote, from the next turn of the event loop", () =>
+      withTwoConnections(async (s, other) => {
+        const watched = { kind: 'events', calendarId: 'cal' } as const;
+        assert.deepEqual(s.listChannelsWatching(watched), []);
+        other.putChannel(channel('theirs', 'k1', { resource: watched }));
+        await other.durable();
+        await nextTurn();
+        assert.deepEqual(s.listChannelsWatching(watched).map((c) => c.id), ['theirs']);
+      }));
+
     it("lists the users another connection wrote, from the next turn of the event loop", () =>
       withTwoConnections(async (s, other) => {
         s.putUser({ id: 'u1', name: 'One', email: 'one@example.com', timeZone: 'UTC', position: 0 });
