@@ -28,14 +28,15 @@ export function respond(call: CalendarCall, value: { readonly etag?: unknown }, 
 }
 
 /**
- * respond() for a value already serialised to UTF-8 (a cached rendering, or a list page as its
- * parts) whose etag is `etag` (undefined for a value without one): the text goes out as it is
+ * respond() for a value already serialised (a cached rendering, or a list page as its parts)
+ * whose etag is `etag` (undefined for a value without one): the text goes out as it is
  * unless `fields` or `prettyPrint` need the value, which is then parsed back.
  */
-export function respondText(call: CalendarCall, etag: string | undefined, text: Buffer | readonly Buffer[]): Result {
+export function respondText(call: CalendarCall, etag: string | undefined, text: string | Buffer | readonly Buffer[]): Result {
   const query = call.req.query;
   if (fieldsParam(query) !== undefined || query.get('prettyPrint') === 'true') {
-    return respond(call, JSON.parse((Buffer.isBuffer(text) ? text : Buffer.concat(text)).toString('utf8')) as JsonObject);
+    const whole = typeof text === 'string' ? text : (Buffer.isBuffer(text) ? text : Buffer.concat(text)).toString('utf8');
+    return respond(call, JSON.parse(whole) as JsonObject);
   }
   if (etag === undefined) return jsonText(200, text);
   if (call.req.method === 'GET' && isNotModified(call.req, etag)) return empty(304, { ETag: etag });

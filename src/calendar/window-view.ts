@@ -42,7 +42,7 @@ export function viewWindow(query: URLSearchParams): Window {
 }
 
 /** `{"timeZone":…,"items":[…]}`: the calendar's events in `window`, in the calendar's zone. */
-export function windowViewBody(app: App, caches: CalendarCaches, calendar: CalendarRecord, window: Window, baseUrl: string): Buffer | Buffer[] {
+export function windowViewBody(app: App, caches: CalendarCaches, calendar: CalendarRecord, window: Window, baseUrl: string): string | Buffer[] {
   const expanded = expandWindowCached(app, caches.windows, calendar, window.from, window.to, {
     seriesTo: window.to,
     showDeleted: true,

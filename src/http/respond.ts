@@ -12,29 +12,44 @@ import type { ServerResponse } from 'node:http';
 import type { Result } from './result.ts';
 
 export function writeResult(res: ServerResponse, result: Result, headOnly = false): void {
-  const body = typeof result.body === 'string' ? Buffer.from(result.body, 'utf8') : result.body;
-  const parts: readonly Buffer[] = body === null ? [] : Buffer.isBuffer(body) ? [body] : body;
+  const { body } = result;
   const headers: Record<string, string | number> = { ...result.headers };
-  if (result.status !== 204 && result.status !== 304) headers['Content-Length'] = parts.reduce((n, part) => n + part.length, 0);
+  if (result.status !== 204 && result.status !== 304) headers['Content-Length'] = byteLength(body);
   res.writeHead(result.status, headers);
-  const withBody = !(headOnly || result.status === 204 || result.status === 304);
+  const withBody = !(headOnly || result.status === 204 || result.status === 304) && body !== null;
   if (waiting.length === 0) setImmediate(endWaiting);
-  waiting.push(res, withBody ? parts : NO_PARTS);
+  waiting.push(res, withBody ? body : NO_BODY);
 }
 
-const NO_PARTS: readonly Buffer[] = [];
+/** What `end` sends for an answer without a body. */
+const NO_BODY: readonly Buffer[] = [];
+
+function byteLength(body: Result['body']): number {
+  if (body === null) return 0;
+  if (typeof body === 'string') return Buffer.byteLength(body, 'utf8');
+  if (Buffer.isBuffer(body)) return body.length;
+  let length = 0;
+  for (const part of body) length += part.length;
+  return length;
+}
 
 /** Responses and their bodies, alternately, in the order they were answered. */
-let waiting: Array<ServerResponse | readonly Buffer[]> = [];
+let waiting: Array<ServerResponse | string | Buffer | readonly Buffer[]> = [];
 
 function endWaiting(): void {
   const batch = waiting;
   waiting = [];
-  for (let i = 0; i < batch.length; i += 2) end(batch[i] as ServerResponse, batch[i + 1] as readonly Buffer[]);
+  for (let i = 0; i < batch.length; i += 2) end(batch[i] as ServerResponse, batch[i + 1] as string | Buffer | readonly Buffer[]);
 }
 
-function end(res: ServerResponse, parts: readonly Buffer[]): void {
-  if (parts.length === 0) {
+function end(res: ServerResponse, body: string | Buffer | readonly Buffer[]): void {
+  // A string goes out as it is: node:http joins it to the head and writes both at once, where a
+  // buffer made of it first cost an allocation and a gathered write.
+  if (typeof body === 'string' || Buffer.isBuffer(body)) {
+    res.end(body);
+    return;
+  }
+  if (body.length === 0) {
     res.end();
     return;
   }
@@ -42,7 +57,7 @@ function end(res: ServerResponse, parts: readonly Buffer[]): void {
   // renderings is not copied into a fresh buffer first (that copy, and the garbage collections
   // its large allocations set off, cost more than the write).
   res.cork();
-  for (let i = 0; i < parts.length - 1; i++) res.write(parts[i]);
-  res.end(parts[parts.length - 1]);
+  for (let i = 0; i < body.length - 1; i++) res.write(body[i]);
+  res.end(body[body.length - 1]);
   res.uncork();
 }

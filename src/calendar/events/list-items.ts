@@ -127,10 +127,11 @@ const CLOSE = Buffer.from(']}');
 
 /**
  * A list's body: `head` (ending in `"items":[`), then the items with the last one's comma
- * dropped, then `]}`. An empty page is one small buffer: one write, not three.
+ * dropped, then `]}`. An empty page (every sync that finds nothing) is one string, written with
+ * the head of the answer.
  */
-export function pageBody(head: string, items: readonly Buffer[]): Buffer | Buffer[] {
-  if (items.length === 0) return Buffer.from(`${head}]}`, 'utf8');
+export function pageBody(head: string, items: readonly Buffer[]): string | Buffer[] {
+  if (items.length === 0) return `${head}]}`;
   const parts: Buffer[] = [Buffer.from(head, 'utf8'), ...items];
   parts[parts.length - 1] = itemJson(parts[parts.length - 1] as Buffer);
   parts.push(CLOSE);
