@@ -97,13 +97,20 @@ export const NO_BODY: Buffer = Buffer.alloc(0);
 export function readBody(incoming: IncomingMessage): Buffer | Promise<Buffer> {
   const declared = Number(incoming.headers['content-length']);
   if (declared > MAX_BODY_BYTES) throw tooLarge();
-  // No Content-Length and no Transfer-Encoding (or Content-Length: 0) frames an empty body
-  // (RFC 9112 §6.3): most GETs skip the stream machinery below.
-  if ((incoming.headers['content-length'] ?? '0') === '0' && incoming.headers['transfer-encoding'] === undefined) {
+  // Most GETs skip the stream machinery below.
+  if (!framesBody(incoming)) {
     incoming.resume();
     return NO_BODY;
   }
   return readStream(incoming);
+}
+
+/**
+ * Whether the request has a body to read: no Content-Length and no Transfer-Encoding (or
+ * Content-Length: 0) frames an empty one (RFC 9112 §6.3).
+ */
+export function framesBody(incoming: IncomingMessage): boolean {
+  return (incoming.headers['content-length'] ?? '0') !== '0' || incoming.headers['transfer-encoding'] !== undefined;
 }
 
 /**

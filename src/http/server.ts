@@ -6,7 +6,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { corsOrigin, isPreflight, preflightAnswer, withCorsHeaders } from './cors.ts';
 import type { Logger } from './log.ts';
-import { emptyTrace, NO_BODY, readBody, RequestError } from './request.ts';
+import { emptyTrace, framesBody, NO_BODY, readBody, RequestError } from './request.ts';
 import type { ApiRequest } from './request.ts';
 import { writeResult } from './respond.ts';
 import { json } from './result.ts';
@@ -88,14 +88,22 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     },
     (incoming, res) => {
       inFlight++;
-      res.once('close', () => inFlight--);
-      handle(options, incoming, res).catch((error: unknown) => {
+      res.on('close', closed);
+      const failed = (error: unknown): void => {
         options.log.error('failed to answer a request', error);
         if (!res.headersSent) writeResult(res, { status: 500, headers: {}, body: null });
         else res.destroy();
-      });
+      };
+      try {
+        handle(options, incoming, res)?.catch(failed);
+      } catch (error) {
+        failed(error);
+      }
     },
   );
+  const closed = (): void => {
+    inFlight--;
+  };
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= new Promise<void>((resolve) => {
@@ -111,7 +119,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   return { server, stop };
 }
 
-async function handle(options: HttpServerOptions, incoming: IncomingMessage, res: ServerResponse): Promise<void> {
+function handle(options: HttpServerOptions, incoming: IncomingMessage, res: ServerResponse): Promise<void> | undefined {
   const started = performance.now();
   const url = incoming.url ?? '/';
   const q = url.indexOf('?');
@@ -153,34 +161,75 @@ async function handle(options: HttpServerOptions, incoming: IncomingMessage, res
     answer(site, res, req, unsupported(), started);
     return;
   }
-  let result: Result;
+  // Most requests are answered within this call; one waits only for its body, an asynchronous
+  // handler or a commit, so the common GET costs no promise.
+  const exchange: Exchange = { log: options.log, site, surface, req, incoming, res, origin, started };
+  let outcome: Result | Promise<Result>;
   try {
-    result = await run(surface, req, incoming);
+    outcome = run(surface, req, incoming);
   } catch (error) {
-    // The client went away mid-body (a reset, or requestTimeout, which node:http has already
-    // answered with 408): nobody is left to answer, and it is no fault of the service.
-    if ((error as { code?: string }).code === 'ECONNRESET' && !incoming.complete) {
-      res.destroy();
-      return;
-    }
-    result = surface.renderError(error, req);
+    return settle(exchange, failure(exchange, error));
   }
-  // Writes commit in groups (Store.durable). An answer waits for the group it may have seen:
-  // a write is acknowledged only once committed, and a read never shows data that a failed
-  // commit then drops. A failed commit turns the answer into the surface's 500.
-  const pending = site.durable();
-  if (pending !== undefined) {
-    try {
-      await pending;
-    } catch (error) {
-      options.log.error('a commit failed', error);
-      result = surface.renderError(error, req);
-    }
+  if (!(outcome instanceof Promise)) return settle(exchange, outcome);
+  return outcome.then(
+    (result) => settle(exchange, result),
+    (error: unknown) => settle(exchange, failure(exchange, error)),
+  );
+}
+
+/** A request a surface answers, and what answering it needs. */
+interface Exchange {
+  log: Logger;
+  site: Site;
+  surface: Surface;
+  req: ApiRequest;
+  incoming: IncomingMessage;
+  res: ServerResponse;
+  /** The allowed cross-site origin the answer names (cors.ts), if any. */
+  origin: string | undefined;
+  started: number;
+}
+
+/** The answer to what a handler threw; undefined when nobody is left to answer. */
+function failure({ surface, req, incoming, res }: Exchange, error: unknown): Result | undefined {
+  // The client went away mid-body (a reset, or requestTimeout, which node:http has already
+  // answered with 408): nobody is left to answer, and it is no fault of the service.
+  if ((error as { code?: string }).code === 'ECONNRESET' && !incoming.complete) {
+    res.destroy();
+    return undefined;
   }
-  // Answered before the body arrived (413, 403, 501 ...): close rather than read the rest.
-  if (!incoming.complete) result = { ...result, headers: { ...result.headers, Connection: 'close' } };
-  if (origin !== undefined) result = withCorsHeaders(result, origin);
-  answer(site, res, req, result, started, incoming.method === 'HEAD');
+  return surface.renderError(error, req);
+}
+
+/**
+ * Writes the answer once the writes it may have seen are durable. Writes commit in groups
+ * (Store.durable): a write is acknowledged only once committed, and a read never shows data that
+ * a failed commit then drops. A failed commit turns the answer into the surface's 500.
+ */
+function settle(exchange: Exchange, result: Result | undefined): Promise<void> | undefined {
+  if (result === undefined) return undefined;
+  const pending = exchange.site.durable();
+  if (pending === undefined) {
+    finish(exchange, result);
+    return undefined;
+  }
+  return pending.then(
+    () => finish(exchange, result),
+    (error: unknown) => {
+      exchange.log.error('a commit failed', error);
+      finish(exchange, exchange.surface.renderError(error, exchange.req));
+    },
+  );
+}
+
+function finish({ site, res, req, incoming, origin, started }: Exchange, result: Result): void {
+  let answered = result;
+  // Answered before its body arrived (413, 403, 501 ...): close rather than read the rest. (A
+  // request without one is answered, within the event that brings it, before node:http marks it
+  // complete.)
+  if (!incoming.complete && framesBody(incoming)) answered = { ...answered, headers: { ...answered.headers, Connection: 'close' } };
+  if (origin !== undefined) answered = withCorsHeaders(answered, origin);
+  answer(site, res, req, answered, started, incoming.method === 'HEAD');
 }
 
 function answer(site: Site, res: ServerResponse, req: ApiRequest, result: Result, started: number, headOnly = false): void {
@@ -188,7 +237,7 @@ function answer(site: Site, res: ServerResponse, req: ApiRequest, result: Result
   site.onAnswered?.(req, result, performance.now() - started);
 }
 
-async function run(surface: Surface, req: ApiRequest, incoming: IncomingMessage): Promise<Result> {
+function run(surface: Surface, req: ApiRequest, incoming: IncomingMessage): Result | Promise<Result> {
   const refused = surface.admit?.(req);
   if (refused) {
     incoming.resume();
@@ -204,8 +253,11 @@ async function run(surface: Surface, req: ApiRequest, incoming: IncomingMessage)
     return unsupported();
   }
   const body = readBody(incoming);
-  req.body = Buffer.isBuffer(body) ? body : await body;
-  return match.handler(req, match.params);
+  if (Buffer.isBuffer(body)) return match.handler(req, match.params);
+  return body.then((read) => {
+    req.body = read;
+    return match.handler(req, match.params);
+  });
 }
 
 // RFC 9112 §3.2: a request with more than one Host field is answered 400. node:http keeps the first

@@ -168,6 +168,38 @@ describe('answers of one turn of the event loop go out together (src/http/respon
     assert.deepEqual(log.slice(4), ['a end {"a":1}', 'b part {"b":', 'b end 2}', 'c end', 'd end']);
   });
 
+  it('keeps the connection of a request without a body, answered before node:http marks it complete', async (t) => {
+    const { port } = new URL(await startService(t));
+    const socket = connect(Number(port), '127.0.0.1');
+    socket.on('error', () => undefined);
+    let closed = false;
+    let text = '';
+    let answered = (): void => undefined;
+    socket.on('data', (chunk: Buffer) => {
+      text += chunk.toString('latin1');
+      if (text.endsWith('}')) answered();
+    });
+    socket.on('close', () => {
+      closed = true;
+      answered();
+    });
+    const answers: string[] = [];
+    for (let i = 0; i < 2 && !closed; i++) {
+      await new Promise<void>((resolve) => {
+        answered = resolve;
+        socket.write(`GET /__svc/health HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+      });
+      if (text !== '') answers.push(text);
+      text = '';
+    }
+    socket.destroy();
+    assert.equal(answers.length, 2, 'both answered on one connection');
+    for (const answer of answers) {
+      assert.match(answer, /^HTTP\/1\.1 200 /);
+      assert.match(answer, /\r\nConnection: keep-alive\r\n/i);
+    }
+  });
+
   it('answers pipelined requests on one connection in order', async (t) => {
     const { port } = new URL(await startService(t));
     const socket = connect(Number(port), '127.0.0.1');
