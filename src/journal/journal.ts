@@ -14,6 +14,8 @@ import type { Entry } from './entry.ts';
 /** What the ring's entries may hold in all, their texts' UTF-8 bytes summed. */
 const MAX_BYTES = 16 * 1024 * 1024;
 
+const PAGE_START = Buffer.from('{"requests":[');
+
 export interface JournalQuery {
   /** Entries with a greater id. */
   since: number;
@@ -61,25 +63,28 @@ export class Journal {
   }
 
   /**
-   * GET /__svc/requests's JSON text: the entries after `since` that pass the filters, oldest
-   * first, at most `limit`, and `last`, the id of the newest entry held whatever the filters (0
-   * when the journal is empty).
+   * GET /__svc/requests's JSON text, in parts written one after another: the entries after
+   * `since` that pass the filters, oldest first, at most `limit`, and `last`, the id of the newest
+   * entry held whatever the filters (0 when the journal is empty). Each entry is encoded as it is
+   * written out, so a page of 16 MiB is never also held as one string, nor as two.
    */
-  read(query: JournalQuery): string {
-    const texts: string[] = [];
+  read(query: JournalQuery): Buffer[] {
+    const page: Buffer[] = [PAGE_START];
+    let entries = 0;
     const capacity = this.#capacity;
     // The ids held run without gaps from oldest to newest, so `since` gives the first slot to read.
     const last = this.#count === 0 ? 0 : this.#nextId - 1;
     const oldestId = this.#nextId - this.#count;
     const skip = Math.max(0, Math.min(this.#count, query.since - oldestId + 1));
-    for (let i = skip; i < this.#count && texts.length < query.limit; i++) {
+    for (let i = skip; i < this.#count && entries < query.limit; i++) {
       const entry = this.#slots[(this.#first + i) % capacity] as Entry;
       if (query.operation !== undefined && entry.operation !== query.operation) continue;
       if (query.status !== undefined && entry.status !== query.status) continue;
       if (query.userId !== undefined && entry.userId !== query.userId) continue;
-      texts.push(entryText(entry));
+      page.push(Buffer.from(entries++ === 0 ? entryText(entry) : `,${entryText(entry)}`, 'utf8'));
     }
-    return `{"requests":[${texts.join(',')}],"last":${last}}`;
+    page.push(Buffer.from(`],"last":${last}}`));
+    return page;
   }
 
   /** Empties the journal (DELETE /__svc/requests, reset, fixture load); numbering goes on. */

@@ -27,7 +27,7 @@ it('an exception while recording is logged, never thrown, and later requests are
   assert.doesNotThrow(() => journal.record(broken, json(200, {}), 1));
   assert.deepEqual(logged, ['the request journal could not record a request']);
   journal.record(request('/next'), json(200, {}), 1);
-  const page = JSON.parse(journal.read({ since: 0, limit: 10 })) as { requests: Array<{ path: string; at: string }> };
+  const page = JSON.parse(Buffer.concat(journal.read({ since: 0, limit: 10 })).toString()) as { requests: Array<{ path: string; at: string }> };
   assert.deepEqual(page.requests.map((e) => [e.path, e.at]), [['/next', '2026-10-19T00:00:00.000Z']]);
 });
 
@@ -35,7 +35,7 @@ it('reads every entry back as recorded while the oldest go and the journal is cl
   const journal = new Journal(300, new Clock(() => Date.UTC(2026, 9, 19)), { info() {}, error() {} });
   // Paths from a few bytes to 40 kB.
   const pathOf = (i: number) => `/p${i}/${'x'.repeat((i * 7919) % (i % 50 === 0 ? 40_000 : 900))}`;
-  const entries = () => (JSON.parse(journal.read({ since: 0, limit: 1000 })) as { requests: Array<{ id: number; path: string }> }).requests;
+  const entries = () => (JSON.parse(Buffer.concat(journal.read({ since: 0, limit: 1000 })).toString()) as { requests: Array<{ id: number; path: string }> }).requests;
   for (let i = 1; i <= 1000; i++) {
     journal.record(request(pathOf(i)), json(200, {}), 1);
     if (i % 97 === 0) {
@@ -78,7 +78,7 @@ it('shows each request its own query, however queries repeat and alternate', () 
   const journal = new Journal(100, new Clock(() => 0), { info() {}, error() {} });
   const searches = ['syncToken=abc&maxResults=5', 'syncToken=abc&maxResults=5', 'maxResults=5', '', 'access_token=x&q=1', 'syncToken=abc&maxResults=5', '', 'a=1&a=2'];
   for (const search of searches) journal.record({ ...request('/q'), query: new URLSearchParams(search), search }, json(200, {}), 1);
-  const { requests } = JSON.parse(journal.read({ since: 0, limit: 100 })) as { requests: Array<{ query: unknown }> };
+  const { requests } = JSON.parse(Buffer.concat(journal.read({ since: 0, limit: 100 })).toString()) as { requests: Array<{ query: unknown }> };
   assert.deepEqual(
     requests.map((entry) => entry.query),
     [
