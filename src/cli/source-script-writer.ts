@@ -44,7 +44,6 @@ export function writeSourceScript(srcUrl: URL): string {
   return path;
 }
 
-
 /**
  * `code` with its types stripped. Node warns that the call is experimental; the warning is for
  * whoever calls it, not for the person running the service, who gets the same modules either way.

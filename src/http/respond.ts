@@ -16,13 +16,10 @@ export function writeResult(res: ServerResponse, result: Result, headOnly = fals
   const headers: Record<string, string | number> = { ...result.headers };
   if (result.status !== 204 && result.status !== 304) headers['Content-Length'] = byteLength(body);
   res.writeHead(result.status, headers);
-  const withBody = !(headOnly || result.status === 204 || result.status === 304) && body !== null;
+  const withBody = !(headOnly || result.status === 204 || result.status === 304);
   if (waiting.length === 0) setImmediate(endWaiting);
-  waiting.push(res, withBody ? body : NO_BODY);
+  waiting.push(res, withBody ? body : null);
 }
-
-/** What `end` sends for an answer without a body. */
-const NO_BODY: readonly Buffer[] = [];
 
 function byteLength(body: Result['body']): number {
   if (body === null) return 0;
@@ -34,22 +31,22 @@ function byteLength(body: Result['body']): number {
 }
 
 /** Responses and their bodies, alternately, in the order they were answered. */
-let waiting: Array<ServerResponse | string | Buffer | readonly Buffer[]> = [];
+let waiting: Array<ServerResponse | Result['body']> = [];
 
 function endWaiting(): void {
   const batch = waiting;
   waiting = [];
-  for (let i = 0; i < batch.length; i += 2) end(batch[i] as ServerResponse, batch[i + 1] as string | Buffer | readonly Buffer[]);
+  for (let i = 0; i < batch.length; i += 2) end(batch[i] as ServerResponse, batch[i + 1] as Result['body']);
 }
 
-function end(res: ServerResponse, body: string | Buffer | readonly Buffer[]): void {
+function end(res: ServerResponse, body: Result['body']): void {
   // A string goes out as it is: node:http joins it to the head and writes both at once, where a
   // buffer made of it first cost an allocation and a gathered write.
   if (typeof body === 'string' || Buffer.isBuffer(body)) {
     res.end(body);
     return;
   }
-  if (body.length === 0) {
+  if (body === null || body.length === 0) {
     res.end();
     return;
   }

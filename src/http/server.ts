@@ -89,15 +89,10 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     (incoming, res) => {
       inFlight++;
       res.on('close', closed);
-      const failed = (error: unknown): void => {
-        options.log.error('failed to answer a request', error);
-        if (!res.headersSent) writeResult(res, { status: 500, headers: {}, body: null });
-        else res.destroy();
-      };
       try {
-        handle(options, incoming, res)?.catch(failed);
+        handle(options, incoming, res)?.catch((error: unknown) => failed(options.log, res, error));
       } catch (error) {
-        failed(error);
+        failed(options.log, res, error);
       }
     },
   );
@@ -117,6 +112,13 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
       server.once('close', () => clearInterval(timer));
     }));
   return { server, stop };
+}
+
+/** What answering a request threw, past every surface's own error answer: a bare 500, or a cut connection once the head is out. */
+function failed(log: Logger, res: ServerResponse, error: unknown): void {
+  log.error('failed to answer a request', error);
+  if (!res.headersSent) writeResult(res, { status: 500, headers: {}, body: null });
+  else res.destroy();
 }
 
 function handle(options: HttpServerOptions, incoming: IncomingMessage, res: ServerResponse): Promise<void> | undefined {
