@@ -97,8 +97,6 @@ export class SqliteStore implements Store, BudgetedConnection {
   /** Point lookups (read-cache.ts); emptied by cascades, rollbacks and other connections' commits. */
   readonly #cache = new ReadCache();
   #closed = false;
-  /** Rows written since the last COMMIT (the checkpointer counts them). */
-  #writes = 0;
   readonly #snapshots = new Set<number>();
   #nextSnapshot = 1;
 
@@ -129,10 +127,7 @@ export class SqliteStore implements Store, BudgetedConnection {
         // The cache may hold what the rolled-back part wrote.
         this.#cache.clear();
       },
-      committed: () => {
-        this.#checkpointer.committed(this.#writes);
-        this.#writes = 0;
-      },
+      committed: (rows) => this.#checkpointer.committed(rows),
     });
     return { db, sql: prepareStatements(db), group };
   }
@@ -163,11 +158,17 @@ export class SqliteStore implements Store, BudgetedConnection {
     return connection;
   }
 
+  // Every statement is reached through these two, so a write transaction() holds back (group-commit.ts)
+  // runs before anything else does.
   get #db(): DatabaseSync {
-    return this.#open.db;
+    const connection = this.#open;
+    connection.group.beforeStatement();
+    return connection.db;
   }
   get #sql(): Statements {
-    return this.#open.sql;
+    const connection = this.#open;
+    connection.group.beforeStatement();
+    return connection.sql;
   }
   get #group(): GroupCommit {
     return this.#open.group;
@@ -231,8 +232,7 @@ export class SqliteStore implements Store, BudgetedConnection {
 
   /** Runs a writing statement in the open group (opening one if needed). */
   #write(statement: StatementSync, args: SQLInputValue[]): void {
-    this.#group.join();
-    this.#writes += Number(statement.run(...args).changes);
+    this.#group.write(statement, args);
   }
 
   /** Writes a record the read cache may hold, and forgets the cached one. */
@@ -244,7 +244,7 @@ export class SqliteStore implements Store, BudgetedConnection {
   /** A delete over several tables: atomic, and the whole cache forgotten (it may hold any of them). */
   #cascade(statements: readonly StatementSync[], ...args: SQLInputValue[]): void {
     this.transaction(() => {
-      for (const s of statements) this.#writes += Number(s.run(...args).changes);
+      for (const s of statements) this.#group.write(s, args);
     });
     this.#cache.clear();
   }
@@ -498,10 +498,7 @@ export class SqliteStore implements Store, BudgetedConnection {
     return r && toAccessToken(r);
   }
   deleteAccessTokensExpiringBefore(before: number, limit: number): number {
-    this.#group.join();
-    const deleted = Number(this.#sql.deleteAccessTokensExpiringBefore.run(before, limit).changes);
-    this.#writes += deleted;
-    return deleted;
+    return this.#group.writeNow(this.#sql.deleteAccessTokensExpiringBefore, [before, limit]);
   }
   putRefreshToken(t: RefreshTokenRecord): void {
     this.#put('refreshToken', t.hash, this.#sql.putRefreshToken, refreshTokenColumns(t));

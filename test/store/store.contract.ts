@@ -1166,6 +1166,73 @@ export function storeContract(name: string, open: () => Promise<Store> | Store, 
           assert.deepEqual(snapshot(s, keys), before);
         }));
 
+      // A transaction's first write may wait for its next statement (SQLite takes no savepoint for
+      // a transaction whose one write is its last): whatever comes next must see it, and a failure
+      // after it must undo it.
+      it('what a transaction reads right after its first write shows that write', () =>
+        withStore((s) => {
+          seed(s);
+          s.transaction(() => {
+            s.putEvent(event('bob@example.test', 'fresh', { seq: 70 }));
+            assert.equal(s.getEvent('bob@example.test', 'fresh')?.seq, 70);
+          });
+          s.transaction(() => {
+            s.putEvent(event('bob@example.test', 'listed', { seq: 71 }));
+            assert.deepEqual(s.listEventsChangedSince('bob@example.test', 70, 10).map((e) => e.id), ['listed']);
+          });
+          s.transaction(() => {
+            s.putUser(user('carol', 5));
+            assert.deepEqual(s.listUsers().map((u) => u.id).sort(), ['alice', 'bob', 'carol']);
+          });
+          assert.ok(s.getEvent('bob@example.test', 'fresh'));
+          assert.ok(s.getEvent('bob@example.test', 'listed'));
+        }));
+
+      it('a first write is undone by a failure after it, however the transaction goes on', () =>
+        withStore((s) => {
+          seed(s);
+          const before = snapshot(s, keys);
+          const attempts: Array<() => void> = [
+            () => {
+              s.putUser(user('carol', 5));
+              s.getUser('carol');
+            },
+            () => {
+              s.putUser(user('carol', 5));
+              s.transaction(() => s.setMeta('fixture', 'changed'));
+            },
+            () => {
+              s.putUser(user('carol', 5));
+              assert.throws(() => s.transaction(() => {
+                s.setMeta('fixture', 'changed');
+                throw new Error('inner');
+              }));
+              assert.ok(s.getUser('carol'));
+              assert.equal(s.getMeta('fixture'), 'default');
+            },
+            () => s.putUser(user('carol', 5)),
+          ];
+          for (const attempt of attempts) {
+            assert.throws(() => s.transaction(() => {
+              attempt();
+              throw new Error('after the write');
+            }), /after the write/);
+            assert.deepEqual(snapshot(s, keys), before);
+          }
+          // Nothing of a failed transaction comes back with the next one.
+          s.transaction(() => {
+            s.putUser(user('dave', 6));
+            s.setMeta('other', 'y');
+          });
+          assert.equal(s.getUser('carol'), undefined);
+          s.transaction(() => {
+            s.putUser(user('carol', 5));
+            s.transaction(() => s.setMeta('fixture', 'changed'));
+          });
+          assert.ok(s.getUser('carol'));
+          assert.equal(s.getMeta('fixture'), 'changed');
+        }));
+
       it('transaction refuses an async function and rolls back its synchronous part', () =>
         withStore(async (s) => {
           seed(s);
