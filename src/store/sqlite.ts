@@ -244,7 +244,7 @@ export class SqliteStore implements Store, BudgetedConnection {
   /** A delete over several tables: atomic, and the whole cache forgotten (it may hold any of them). */
   #cascade(statements: readonly StatementSync[], ...args: SQLInputValue[]): void {
     this.transaction(() => {
-      for (const s of statements) this.#group.write(s, args);
+      for (const s of statements) this.#write(s, args);
     });
     this.#cache.clear();
   }
