@@ -135,16 +135,14 @@ export class GroupCommit {
       }
       this.#save();
     }
-    this.#rows += Number(statement.run(...args).changes);
+    this.#run(statement, args);
   }
 
   /** A writing statement whose count of rows is needed now: it is not held back. */
   writeNow(statement: StatementSync, args: SQLInputValue[]): number {
     this.join();
     this.#save();
-    const rows = Number(statement.run(...args).changes);
-    this.#rows += rows;
-    return rows;
+    return this.#run(statement, args);
   }
 
   /** Before any statement other than write()'s: the held write runs first, in the savepoint it now needs. */
@@ -164,7 +162,14 @@ export class GroupCommit {
     const held = this.#held;
     if (held === undefined) return;
     this.#held = undefined;
-    this.#rows += Number(held.statement.run(...held.args).changes);
+    this.#run(held.statement, held.args);
+  }
+
+  /** Runs a writing statement, counting its rows for the COMMIT; returns them. */
+  #run(statement: StatementSync, args: SQLInputValue[]): number {
+    const rows = Number(statement.run(...args).changes);
+    this.#rows += rows;
+    return rows;
   }
 
   transaction<T>(fn: () => T): T {

@@ -161,14 +161,15 @@ export class SqliteStore implements Store, BudgetedConnection {
   // Every statement is reached through these two, so a write transaction() holds back (group-commit.ts)
   // runs before anything else does.
   get #db(): DatabaseSync {
-    const connection = this.#open;
-    connection.group.beforeStatement();
-    return connection.db;
+    return this.#beforeStatement().db;
   }
   get #sql(): Statements {
+    return this.#beforeStatement().sql;
+  }
+  #beforeStatement(): Connection {
     const connection = this.#open;
     connection.group.beforeStatement();
-    return connection.sql;
+    return connection;
   }
   get #group(): GroupCommit {
     return this.#open.group;
